@@ -16,7 +16,8 @@ def test_round_trip_ascii_and_unicode(i: int) -> None:
 
 
 @pytest.mark.parametrize(
-    "text,expected", [("As", "As"), ("td", "Td"), ("10d", "Td"), ("7♥", "7h"), ("q♠", "Qs"), ("JK", "JK"), ("joker", "JK")]
+    "text,expected",
+    [("As", "As"), ("td", "Td"), ("10d", "Td"), ("7♥", "7h"), ("q♠", "Qs"), ("JK", "JK"), ("joker", "JK")],
 )
 def test_parse_forms(text: str, expected: str) -> None:
     assert str(Card.parse(text)) == expected

@@ -175,7 +175,9 @@ def test_layoffs_rule_book_s18_s19_c17() -> None:
         [parse_cards(x) for x in ("8c 8d 8h", "Qc Qd Qh", "3s 4s 5s")], parse_cards("8s Qs 2s 6s 7s Kh Kc Kd 9h Th")
     )
     assert d.deadwood == 19
-    d = best_defense([parse_cards(x) for x in ("5d 6d 7d", "Jc Jh Js", "2h 3h 4h")], parse_cards("4d 8d 9d Kc Kd Ks 6c 6h Ac 2c"))
+    d = best_defense(
+        [parse_cards(x) for x in ("5d 6d 7d", "Jc Jh Js", "2h 3h 4h")], parse_cards("4d 8d 9d Kc Kd Ks 6c 6h Ac 2c")
+    )
     assert d.deadwood == 15 and sorted(map(str, d.laid_off)) == ["4d", "8d", "9d"]
 
 

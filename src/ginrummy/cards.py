@@ -22,24 +22,24 @@ from __future__ import annotations
 import enum
 import hashlib
 import secrets
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from typing import Final
 
 from .errors import CardError
 
 __all__ = [
-    "Suit",
-    "Card",
-    "JOKER",
     "CARDS",
-    "CardSet",
-    "parse_cards",
-    "format_cards",
+    "JOKER",
     "SHUFFLE_VERSION",
+    "Card",
+    "CardSet",
     "ShuffleStream",
-    "shuffled",
-    "new_seed",
+    "Suit",
+    "format_cards",
     "full_pack",
+    "new_seed",
+    "parse_cards",
+    "shuffled",
 ]
 
 RANK_CHARS: Final = "A23456789TJQK"

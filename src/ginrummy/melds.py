@@ -25,24 +25,24 @@ from .cards import CARDS, Card, CardSet, format_cards
 from .errors import CardError
 
 __all__ = [
-    "Meld",
     "Arrangement",
     "Defense",
-    "hand_mask",
-    "is_set",
-    "is_run",
-    "is_meld",
+    "Meld",
     "all_melds",
+    "best_arrangement",
+    "best_defense",
+    "best_discards",
+    "can_lay_off",
+    "deadwood_after_discards",
+    "hand_mask",
+    "is_meld",
+    "is_run",
+    "is_set",
+    "lay_off",
+    "layoff_closure",
     "min_deadwood",
     "min_deadwood_many",
-    "best_arrangement",
     "optimal_arrangements",
-    "best_discards",
-    "deadwood_after_discards",
-    "layoff_closure",
-    "can_lay_off",
-    "lay_off",
-    "best_defense",
 ]
 
 Meld = tuple[Card, ...]
@@ -103,9 +103,15 @@ def _build_discard_tables() -> tuple[list[int], list[int]]:
 
 
 _REMOVE_BEST, _REMOVE_ARGS = _build_discard_tables()
+# What removing the best card of a suit pattern changes: ``_REMOVE_BEST[x] - RUN_DEADWOOD[x]``, and
+# for the empty pattern a huge value (nothing to remove there).
+_NO_DISCARD: Final = 1 << 20
+_DISCARD_DELTA: Final = [_NO_DISCARD] + [_REMOVE_BEST[x] - RUN_DEADWOOD[x] for x in range(1, 8192)]
 
 # The four cards of each rank (index 0 = ace).
 _RANK_MASKS: Final = tuple((1 << r) | (1 << (r + 13)) | (1 << (r + 26)) | (1 << (r + 39)) for r in range(13))
+# For each rank: the four sets of three of it.
+_RANK_TRIPLES: Final = tuple(tuple(_RANK_MASKS[r] ^ (1 << (r + 13 * s)) for s in range(4)) for r in range(13))
 
 
 def hand_mask(cards: Iterable[int] | int) -> int:
@@ -172,7 +178,23 @@ def min_deadwood(hand: int) -> int:
 
 def _min_deadwood_sets(m: int, t: int) -> int:
     rd = RUN_DEADWOOD
-    best = 1 << 20
+    best = rd[m & 0x1FFF] + rd[m >> 13 & 0x1FFF] + rd[m >> 26 & 0x1FFF] + rd[m >> 39]
+    if not t & (t - 1):
+        # One candidate rank (the common case): no set, the set of all its cards, or (four held)
+        # each set of three.
+        rank = t.bit_length() - 1
+        held = m & _RANK_MASKS[rank]
+        r = m ^ held
+        v = rd[r & 0x1FFF] + rd[r >> 13 & 0x1FFF] + rd[r >> 26 & 0x1FFF] + rd[r >> 39]
+        if v < best:
+            best = v
+        if held == _RANK_MASKS[rank]:
+            for s in _RANK_TRIPLES[rank]:
+                r = m ^ s
+                v = rd[r & 0x1FFF] + rd[r >> 13 & 0x1FFF] + rd[r >> 26 & 0x1FFF] + rd[r >> 39]
+                if v < best:
+                    best = v
+        return best
     for combo in product(*_set_options(m, t)):
         removed = 0
         for x in combo:
@@ -185,7 +207,29 @@ def _min_deadwood_sets(m: int, t: int) -> int:
 
 
 def min_deadwood_many(hands: Sequence[int]) -> list[int]:
-    """Minimum deadwood of many masks in one call (the simulator's batch entry point)."""
+    """Minimum deadwood of many masks in one call (the simulator's batch entry point).
+
+    A large batch goes through the vectorised engine (:mod:`ginrummy.fastmelds`) when NumPy is
+    installed, with the same results; otherwise, and for small batches, through the loop below.
+    """
+    if len(hands) >= _VECTOR_MIN:
+        from . import fastmelds
+
+        if fastmelds.have_numpy():
+            try:
+                out: list[int] = fastmelds.min_deadwood_batch(hands).tolist()
+            except CardError:
+                pass  # not all 52-bit masks: the loop below behaves as it always did
+            else:
+                return out
+    return _min_deadwood_many_pure(hands)
+
+
+_VECTOR_MIN: Final = 512
+"""Batches from this size on use the vectorised engine when NumPy is there (below it the loop wins)."""
+
+
+def _min_deadwood_many_pure(hands: Sequence[int]) -> list[int]:
     rd = RUN_DEADWOOD
     out = []
     append = out.append
@@ -212,35 +256,65 @@ def best_discards(hand: int) -> tuple[int, int]:
     >>> d, str(CardSet(cards))
     (0, '6c')
     """
+    # Discarding card x after using the sets ``removed`` (x in no set) leaves the run-only
+    # deadwood of the rest minus x.  So the best discard is, over every way of using sets in the
+    # whole hand, the best single removal from one suit of what is left: the per-suit table
+    # ``_DISCARD_DELTA`` gives it, and ``_REMOVE_ARGS`` the cards that reach it.  A set that holds
+    # the discarded card is not available after the discard, and it is never combined with it here.
+    rd = RUN_DEADWOOD
+    dl = _DISCARD_DELTA
+    ra = _REMOVE_ARGS
     a = hand & 0x1FFF
     b = hand >> 13 & 0x1FFF
     c = hand >> 26 & 0x1FFF
     d = hand >> 39
     t = (a & b & (c | d)) | (c & d & (a | b))
     if not t:
-        rd = RUN_DEADWOOD
-        base = rd[a] + rd[b] + rd[c] + rd[d]
-        best = 1 << 20
+        da = dl[a]
+        db = dl[b]
+        dc = dl[c]
+        dd = dl[d]
+        low = min(da, db, dc, dd)
         cards = 0
-        for shift, x in ((0, a), (13, b), (26, c), (39, d)):
-            if x:
-                v = base - rd[x] + _REMOVE_BEST[x]
-                if v < best:
-                    best, cards = v, _REMOVE_ARGS[x] << shift
-                elif v == best:
-                    cards |= _REMOVE_ARGS[x] << shift
-        return best, cards
-    best = 1 << 20
+        if da == low:
+            cards = ra[a]
+        if db == low:
+            cards |= ra[b] << 13
+        if dc == low:
+            cards |= ra[c] << 26
+        if dd == low:
+            cards |= ra[d] << 39
+        return rd[a] + rd[b] + rd[c] + rd[d] + low, cards
+    best = _NO_DISCARD
     cards = 0
-    y = hand
-    while y:
-        low = y & -y
-        y ^= low
-        v = min_deadwood(hand ^ low)
+    for combo in product(*_set_options(hand, t)):
+        removed = 0
+        for x in combo:
+            removed |= x
+        r = hand & ~removed
+        a = r & 0x1FFF
+        b = r >> 13 & 0x1FFF
+        c = r >> 26 & 0x1FFF
+        d = r >> 39
+        da = dl[a]
+        db = dl[b]
+        dc = dl[c]
+        dd = dl[d]
+        low = min(da, db, dc, dd)
+        v = rd[a] + rd[b] + rd[c] + rd[d] + low
+        if v > best:
+            continue
         if v < best:
-            best, cards = v, low
-        elif v == best:
-            cards |= low
+            best = v
+            cards = 0
+        if da == low:
+            cards |= ra[a]
+        if db == low:
+            cards |= ra[b] << 13
+        if dc == low:
+            cards |= ra[c] << 26
+        if dd == low:
+            cards |= ra[d] << 39
     return best, cards
 
 

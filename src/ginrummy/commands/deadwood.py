@@ -9,11 +9,13 @@ from typing import Any
 
 from ..cards import CardSet, parse_cards
 from ..errors import CardError
-from ..melds import best_arrangement, best_discards, deadwood_after_discards
+from ..melds import best_arrangement, best_discards
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("cards", nargs="*", metavar="CARD", help="0 to 11 cards like As Td 10h 7♥, or - to read hands from stdin")
+    p.add_argument(
+        "cards", nargs="*", metavar="CARD", help="0 to 11 cards like As Td 10h 7♥, or - to read hands from stdin"
+    )
     p.add_argument("--json", action="store_true", help="print JSON (one object a hand)")
     p.add_argument("--unicode", action="store_true", help="print suits as symbols")
 

@@ -1,0 +1,126 @@
+"""Actions: small immutable values with a string form (the record notation) and an integer id.
+
+>>> a = Action.parse("knock 7h | 3h4h5h KcKdKs")
+>>> a.kind, str(a.card), str(a)
+('knock', '7h', 'knock 7h | 3h4h5h KcKdKs')
+>>> Action.from_id(Action.parse("discard As").id)
+Action('discard As')
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from .cards import CARDS, Card
+from .errors import CardError, IllegalAction
+
+__all__ = ["KINDS", "NUM_ACTIONS", "Action"]
+
+KINDS: Final = ("draw", "take", "pass", "discard", "knock", "gin", "layoff")
+_CARD_KINDS: Final = ("discard", "knock", "gin", "layoff")
+_CARD_TOKEN = re.compile(r"(10|[A2-9TJQK])([cdhs♣♦♥♠])", re.IGNORECASE)
+
+# Integer ids, a fixed space for learning agents:
+# 0 draw, 1 take, 2 pass, 3+c discard c, 55+c knock c, 107+c gin c, 159 gin (no discard),
+# 160 knock (no discard), 161+c layoff c.
+_BASE: Final = {"discard": 3, "knock": 55, "gin": 107, "layoff": 161}
+NUM_ACTIONS: Final = 213
+
+Meld = tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One decision. ``card`` is the card discarded (or laid off); ``melds`` optionally fixes the
+    arrangement a knocker spreads (rule 0.8)."""
+
+    kind: str
+    card: Card | None = None
+    melds: tuple[Meld, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise IllegalAction(f"unknown action {self.kind!r}; actions are {', '.join(KINDS)}")
+        if self.kind in ("discard", "layoff") and self.card is None:
+            raise IllegalAction(f"{self.kind} needs a card, e.g. '{self.kind} 7h'")
+        if self.kind in ("draw", "take", "pass") and (self.card is not None or self.melds is not None):
+            raise IllegalAction(f"{self.kind} takes no card")
+        if self.melds is not None and self.kind not in ("knock", "gin"):
+            raise IllegalAction("only knock and gin may name melds")
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Read the record notation: ``draw``, ``take``, ``pass``, ``discard 7h``, ``knock 7h``,
+        ``knock 7h | 3h4h5h KcKdKs``, ``gin 7h``, ``gin``, ``layoff 8h``."""
+        if not isinstance(text, str):
+            raise IllegalAction(f"not an action: {text!r}")
+        head, _, melds_text = text.partition("|")
+        words = head.split()
+        if not words:
+            raise IllegalAction(f"not an action: {text!r} (expected e.g. 'draw' or 'discard 7h')")
+        kind = words[0].lower()
+        if kind not in KINDS or len(words) > 2:
+            raise IllegalAction(f"not an action: {text!r}; actions are {', '.join(KINDS)}")
+        try:
+            card = Card.parse(words[1]) if len(words) == 2 else None
+        except CardError as exc:
+            raise IllegalAction(f"{exc} in action {text!r}") from None
+        if card is not None and card.is_joker:
+            raise IllegalAction(f"the joker cannot be played: {text!r}")
+        melds = None
+        if _:
+            melds = tuple(_parse_meld(tok, text) for tok in melds_text.split())
+        return cls(kind, card, melds)
+
+    @property
+    def id(self) -> int:
+        if self.melds is not None:
+            raise IllegalAction("an action naming melds has no integer id")
+        if self.kind == "draw":
+            return 0
+        if self.kind == "take":
+            return 1
+        if self.kind == "pass":
+            return 2
+        if self.card is None:
+            return 159 if self.kind == "gin" else 160
+        return _BASE[self.kind] + int(self.card)
+
+    @classmethod
+    def from_id(cls, action_id: int) -> Action:
+        if not isinstance(action_id, int) or not 0 <= action_id < NUM_ACTIONS:
+            raise IllegalAction(f"action id must be 0..{NUM_ACTIONS - 1}, got {action_id!r}")
+        if action_id < 3:
+            return cls(("draw", "take", "pass")[action_id])
+        if action_id == 159:
+            return cls("gin")
+        if action_id == 160:
+            return cls("knock")
+        for kind in ("layoff", "gin", "knock", "discard"):
+            if action_id >= _BASE[kind]:
+                return cls(kind, CARDS[action_id - _BASE[kind]])
+        raise AssertionError(action_id)  # pragma: no cover
+
+    def __str__(self) -> str:
+        s = self.kind if self.card is None else f"{self.kind} {self.card}"
+        if self.melds is not None:
+            s += " | " + " ".join("".join(str(c) for c in m) for m in self.melds)
+        return s
+
+    def __repr__(self) -> str:
+        return f"Action('{self}')"
+
+
+def _parse_meld(token: str, text: str) -> Meld:
+    cards = []
+    pos = 0
+    for m in _CARD_TOKEN.finditer(token):
+        if m.start() != pos:
+            break
+        cards.append(Card.parse(m.group(0)))
+        pos = m.end()
+    if pos != len(token) or not cards:
+        raise IllegalAction(f"not a meld: {token!r} in action {text!r} (write melds like 3h4h5h)")
+    return tuple(sorted(cards))

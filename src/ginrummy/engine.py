@@ -1,0 +1,897 @@
+"""The engine: one :class:`State` plays every variant, hand after hand, to the end of the game.
+
+>>> s = State.new("classic", players=["Ann", "Bob"])
+>>> s.deal(seed=7)
+>>> s.current_player, [str(a) for a in s.legal_actions()]
+(1, ['take', 'pass'])
+>>> s.apply("pass"); s.apply("pass"); s.apply("draw")
+>>> len(s.hand(1)), s.phase
+(11, 'discard')
+
+A state is a whole game (a match of hands to the target).  Between hands it waits for a deal
+(:attr:`State.needs_deal`): the caller deals from a seed (real play uses a fresh ``secrets``
+seed) or an explicit deck.  Decisions go through :meth:`State.apply`; an illegal one raises
+:class:`IllegalAction` naming the legal ones and leaves the state untouched.  Each seat gets an
+:meth:`State.observation` holding only what that seat may know.  Rule numbers in comments refer
+to docs/rules.md.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import Action
+from .cards import JOKER, Card, CardSet, ShuffleStream, format_cards, full_pack, new_seed, shuffled
+from .errors import IllegalAction, OptionError, RecordError
+from .melds import (
+    best_arrangement,
+    best_defense,
+    best_discards,
+    deadwood_after_discards,
+    is_meld,
+    lay_off,
+    min_deadwood,
+)
+from .options import (
+    GinSolitaireOptions,
+    Options,
+    SolitaireOptions,
+    TableOptions,
+    ThreeOptions,
+    options_for,
+)
+from .scoring import (
+    HollywoodSheet,
+    game_final,
+    oklahoma_knock_limit,
+    solitaire_points,
+    table_hand_points,
+    three_rotation,
+)
+
+__all__ = ["RECORD_FORMAT", "SEATS", "HandResult", "Phase", "State"]
+
+RECORD_FORMAT = "ginrummy-record/1"
+SEATS = {"classic": 2, "oklahoma": 2, "hollywood": 2, "three": 3, "solitaire": 2, "gin-solitaire": 2}
+TABLE = ("classic", "oklahoma", "hollywood", "three")
+SOLO = ("solitaire", "gin-solitaire")
+
+
+class Phase:
+    DEAL = "deal"  # waiting for the next deal (a chance node)
+    UPCARD = "upcard"  # rule 1.4: take or pass the first upcard
+    DRAW = "draw"  # draw from the stock or take the discard
+    DISCARD = "discard"  # holding 11: discard, knock or gin
+    OPENING = "opening"  # solitaire with end_before_first_draw: declare the dealt ten, or draw
+    OVER = "over"  # the game is over
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """How a hand ended and what each seat scored (points are in seat order)."""
+
+    result: str  # gin, big-gin, knock, undercut, joker, draw (the wall), redeal
+    points: tuple[int, ...]
+    deadwood: tuple[int, ...]
+    winner: int | None = None  # the seat that scored, if any
+    knocker: int | None = None
+    counted: int | None = None  # solitaire: cards turned before the joker
+    knocker_melds: tuple[tuple[Card, ...], ...] = ()
+    knocker_unmatched: tuple[Card, ...] = ()
+    defender_melds: tuple[tuple[Card, ...], ...] = ()
+    laid_off: tuple[Card, ...] = ()
+    defender_unmatched: tuple[Card, ...] = ()
+    counted_cards: tuple[Card, ...] = ()
+    explanation: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        def cs(cards: Iterable[Card]) -> list[str]:
+            return [str(c) for c in cards]
+
+        out: dict[str, Any] = {
+            "result": self.result,
+            "deadwood": list(self.deadwood),
+            "points": list(self.points),
+            "winner": self.winner,
+            "knocker": self.knocker,
+        }
+        if self.counted is not None:
+            out["counted"] = self.counted
+            out["counted_cards"] = cs(self.counted_cards)
+        if self.knocker is not None:
+            out["knocker_melds"] = [cs(m) for m in self.knocker_melds]
+            out["knocker_unmatched"] = cs(self.knocker_unmatched)
+            out["defender_melds"] = [cs(m) for m in self.defender_melds]
+            out["laid_off"] = cs(self.laid_off)
+            out["defender_unmatched"] = cs(self.defender_unmatched)
+        out["explanation"] = list(self.explanation)
+        return out
+
+
+@dataclass
+class _HandLog:
+    deck: list[Card]
+    seed: int | None
+    actions: list[Action] = field(default_factory=list)
+    seats: list[int | None] = field(default_factory=list)  # who took each action
+    commitment: str | None = None
+
+
+class State:
+    """A game of any variant: the current hand, the score sheet and the record so far."""
+
+    # ------------------------------------------------------------------ construction
+    def __init__(self, variant: str, options: Options, players: Sequence[str]) -> None:
+        self.variant = variant
+        self.options = options
+        self.players = list(players)
+        self.num_seats = SEATS[variant]
+        self.logs: list[_HandLog] = []
+        self.results: list[HandResult] = []
+        self.totals = [0] * self.num_seats
+        self.hands_won = [0] * self.num_seats
+        self.hollywood = HollywoodSheet(options.hollywood_target) if variant == "hollywood" else None  # type: ignore[union-attr]
+        self.dealer = 0  # table games: seat that deals the next hand (RECORD.md: seat 0 first)
+        self.roles: tuple[int, int, int] = (0, 1, 2)  # three: (box, captain, sitter)
+        self.game_over = False
+        self.winner: int | None = None
+        self._reset_hand()
+
+    @classmethod
+    def new(
+        cls,
+        variant: str,
+        options: Mapping[str, Any] | Options | None = None,
+        players: Sequence[str] | None = None,
+    ) -> State:
+        """A new game of ``variant`` waiting for its first deal.  Options are validated."""
+        opts = options_for(variant, options)
+        n = SEATS[variant]
+        if players is None:
+            players = ["You", "Joker"] if variant in SOLO else [f"Player {i + 1}" for i in range(n)]
+        players = [str(p) for p in players]
+        if len(players) != n:
+            raise OptionError(f"{variant} has {n} seats, got {len(players)} player names")
+        return cls(variant, opts, players)
+
+    def _reset_hand(self) -> None:
+        self.phase = Phase.OVER if self.game_over else Phase.DEAL
+        self.hands: list[int] = [0] * self.num_seats  # masks
+        self.stock: list[Card] = []  # top is the END of the list
+        self.pile: list[Card] = []  # discard pile, top at the end (solitaire: unused)
+        self.out_of_play: list[Card] = []  # gin-solitaire face-down discards; solitaire: under the joker
+        self.current: int | None = None
+        self.taken: Card | None = None  # card taken from the discard pile this turn
+        self.upcard: Card | None = None
+        self.passes = 0
+        self.must_draw = False  # rule 1.4.3: after both refuse, the non-dealer draws from the stock
+        self.opening = False  # gin-solitaire opening discard
+        self.known: list[int] = [0] * self.num_seats  # cards a seat is known (publicly) to hold
+        self.hand_result: HandResult | None = None
+        self._knock_melds: tuple[tuple[Card, ...], ...] = ()
+        self._last_knocker: int | None = None
+        self._legal: list[Action] | None = None
+
+    # ------------------------------------------------------------------ dealing
+    @property
+    def needs_deal(self) -> bool:
+        """True between hands: the next step is :meth:`deal` (a chance node)."""
+        return self.phase == Phase.DEAL
+
+    @property
+    def hand_number(self) -> int:
+        """1-based number of the current (or last) hand."""
+        return len(self.logs)
+
+    def deck_for_seed(self, seed: int) -> list[Card]:
+        """The deck (top first) that ``seed`` deals in this variant (``ginrummy-shuffle/1``)."""
+        if self.variant == "gin-solitaire":
+            stream = ShuffleStream(seed)
+            first = stream.shuffle(full_pack())
+            rest = stream.shuffle([*first[11:], JOKER])  # rule 4.1: the joker goes into the other 41
+            return first[:11] + rest
+        return shuffled(seed, joker=self.variant == "solitaire")
+
+    def deal(
+        self, deck: Sequence[Card | str] | None = None, *, seed: int | None = None, commitment: str | None = None
+    ) -> None:
+        """Deal the next hand from an explicit ``deck`` (top first) or a ``seed``; with neither, a
+        fresh ``secrets``-quality seed."""
+        if self.phase != Phase.DEAL:
+            raise IllegalAction(
+                "the hand in play is not over: nothing to deal" if not self.game_over else "the game is over"
+            )
+        if deck is not None and seed is not None:
+            raise IllegalAction("deal from a deck or a seed, not both")
+        if deck is None:
+            if seed is None:
+                seed = new_seed()
+            cards = self.deck_for_seed(seed)
+        else:
+            cards = self._check_deck(deck)
+        self.logs.append(_HandLog(list(cards), seed, commitment=commitment))
+        self._start_hand(cards)
+
+    def _check_deck(self, deck: Sequence[Card | str]) -> list[Card]:
+        cards = [c if isinstance(c, Card) else Card.parse(c) for c in deck]
+        want = full_pack(joker=self.variant in SOLO)
+        if sorted(cards) != want:
+            seen: set[int] = set()
+            for c in cards:
+                if c in seen:
+                    raise RecordError(f"the deck holds {c} twice")
+                seen.add(c)
+            missing = [str(c) for c in want if c not in seen]
+            extra = [str(c) for c in cards if c not in want]
+            raise RecordError(
+                f"a {self.variant} deck has {len(want)} cards, got {len(cards)}"
+                + (f"; missing {' '.join(missing)}" if missing else "")
+                + (f"; not allowed {' '.join(extra)}" if extra else "")
+            )
+        if self.variant == "gin-solitaire" and JOKER in cards[:11]:
+            raise RecordError("a gin-solitaire deck may not have the joker in its top eleven cards (rule 4.1)")
+        return cards
+
+    def _start_hand(self, deck: list[Card]) -> None:
+        self._reset_hand()
+        if self.variant in TABLE:
+            self._start_table(deck)
+        elif self.variant == "solitaire":
+            self._start_solitaire(deck)
+        else:
+            self._start_gin_solitaire(deck)
+
+    def _start_table(self, deck: list[Card]) -> None:
+        # RECORD.md / rule 1.3: one card at a time, non-dealer first, then the upcard.
+        if self.variant == "three":
+            dealer, nondealer = self.roles[0], self.roles[1]  # rule 2.3: the box deals, the captain plays
+        else:
+            dealer, nondealer = self.dealer, 1 - self.dealer
+        self.hand_dealer, self.hand_nondealer = dealer, nondealer
+        self.hands[nondealer] = sum(1 << c for c in deck[0:20:2])
+        self.hands[dealer] = sum(1 << c for c in deck[1:20:2])
+        self.upcard = deck[20]
+        self.pile = [deck[20]]
+        self.stock = deck[:20:-1]  # reversed: top at the end
+        self.phase = Phase.UPCARD
+        self.current = nondealer
+        self.knock_limit = self._table_knock_limit()
+
+    def _table_knock_limit(self) -> int:
+        opts = self.options
+        assert isinstance(opts, (TableOptions, ThreeOptions)) and self.upcard is not None
+        if self.variant == "oklahoma":
+            assert isinstance(opts, TableOptions)
+            return oklahoma_knock_limit(self.upcard, opts.oklahoma_ace)  # rule 1b.1
+        return opts.knock_limit
+
+    def _start_solitaire(self, deck: list[Card]) -> None:
+        opts = self.options
+        assert isinstance(opts, SolitaireOptions)
+        self.hand_dealer = self.hand_nondealer = 0
+        self.knock_limit = opts.knock_limit
+        dealt = deck[:10]
+        self.stock = deck[:9:-1]
+        if JOKER in dealt:  # rule 3.2
+            real = [c for c in dealt if c != JOKER]
+            self.hands[0] = sum(1 << c for c in real)
+            if opts.joker_in_deal == "redeal":
+                self._finish(HandResult("redeal", (0, 0), (0, 0), explanation=("The joker was dealt: redeal.",)))
+            else:
+                d = min_deadwood(self.hands[0])
+                res, p, j = solitaire_points("joker", counted=0, deadwood=d, scoring=opts.scoring, **self._bonuses())
+                self._finish(
+                    HandResult(
+                        "joker",
+                        (p, j),
+                        (d, 0),
+                        winner=1 if j or opts.scoring == "none" else None,
+                        explanation=(f"The joker was dealt: the hand is lost; the Joker scores {j}.",),
+                    )
+                )
+            return
+        self.hands[0] = sum(1 << c for c in dealt)
+        self.current = 0
+        if opts.end_before_first_draw:
+            self.phase = Phase.OPENING
+        else:
+            self._solo_draw()
+
+    def _start_gin_solitaire(self, deck: list[Card]) -> None:
+        opts = self.options
+        assert isinstance(opts, GinSolitaireOptions)
+        self.hand_dealer = self.hand_nondealer = 0
+        self.knock_limit = opts.knock_limit
+        self.hands[0] = sum(1 << c for c in deck[:11])
+        self.stock = deck[:10:-1]
+        self.current = 0
+        self.phase = Phase.DISCARD
+        self.opening = True  # rule 4.2: the opening discard
+
+    def _bonuses(self) -> dict[str, Any]:
+        o = self.options
+        return {
+            "gin_bonus": o.gin_bonus,
+            "big_gin_bonus": o.big_gin_bonus,
+            "undercut_bonus": o.undercut_bonus,
+            "undercut_on_tie": o.undercut_on_tie,
+        }
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, or None between hands and when the game is over."""
+        return self.current if self.phase not in (Phase.DEAL, Phase.OVER) else None
+
+    @property
+    def is_terminal(self) -> bool:
+        """True when the game (the whole match) is over."""
+        return self.game_over
+
+    @property
+    def is_hand_over(self) -> bool:
+        return self.phase in (Phase.DEAL, Phase.OVER)
+
+    def hand(self, seat: int) -> CardSet:
+        """A seat's cards (not an observation: front ends must use :meth:`observation`)."""
+        return CardSet(self.hands[seat])
+
+    @property
+    def active_seats(self) -> tuple[int, ...]:
+        """Seats that hold cards this hand."""
+        if self.variant in SOLO:
+            return (0,)
+        if self.variant == "three":
+            return (self.roles[0], self.roles[1])
+        return (0, 1)
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions of the seat to act, in a fixed order (by action id)."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def _compute_legal(self) -> list[Action]:
+        ph = self.phase
+        if ph == Phase.UPCARD:
+            return [Action("take"), Action("pass")]
+        if ph == Phase.DRAW:
+            if self.must_draw or not self.pile:
+                return [Action("draw")]
+            return [Action("draw"), Action("take")]
+        if ph == Phase.OPENING:
+            out = [Action("draw")]
+            d = min_deadwood(self.hands[0])
+            if d == 0:
+                out.append(Action("gin"))
+            elif self._may_knock(d):
+                out.append(Action("knock"))
+            return out
+        if ph != Phase.DISCARD:
+            return []
+        assert self.current is not None
+        hand = self.hands[self.current]
+        forbidden = self.taken if self.taken is not None and not self._discard_taken_allowed() else None
+        out = [Action("discard", c) for c in CardSet(hand) if c != forbidden]
+        ending = self._may_end()
+        if ending:
+            best, _ = best_discards(hand)
+            if best <= self.knock_limit or best == 0:
+                for c, d in deadwood_after_discards(hand).items():
+                    if c == forbidden:
+                        continue
+                    if d == 0:
+                        out.append(Action("gin", c))
+                    elif self._may_knock(d):
+                        out.append(Action("knock", c))
+            if self._big_gin_allowed() and min_deadwood(hand) == 0:
+                out.append(Action("gin"))
+        out.sort(key=lambda a: a.id)
+        return out
+
+    def _discard_taken_allowed(self) -> bool:
+        return bool(getattr(self.options, "discard_drawn_upcard_allowed", False))
+
+    def _may_end(self) -> bool:
+        if self.variant == "gin-solitaire" and self.opening:
+            assert isinstance(self.options, GinSolitaireOptions)
+            return self.options.end_after_opening_discard
+        return True
+
+    def _may_knock(self, d: int) -> bool:
+        """Knocking (not gin) with deadwood d (rules 0.7, 3.5, 3.6)."""
+        if isinstance(self.options, SolitaireOptions) and self.options.scoring != "knock":
+            return False
+        return 0 < d <= self.knock_limit
+
+    def _big_gin_allowed(self) -> bool:
+        if not self.options.big_gin:
+            return False
+        return not (self.variant == "gin-solitaire" and self.opening)  # rule 4.3: never with the dealt 11
+
+    # ------------------------------------------------------------------ applying actions
+    def apply(self, action: Action | str | int) -> None:
+        """Apply one action of the seat to act.  An illegal action raises :class:`IllegalAction`
+        naming the legal ones, and changes nothing."""
+        act = self._coerce(action)
+        if act.kind == "layoff":
+            self._apply_layoff(act)
+            return
+        legal = self.legal_actions()
+        if act.melds is not None:
+            base = Action(act.kind, act.card)
+            if base not in legal:
+                self._illegal(act, legal)
+            self._check_declared(act)
+        elif act not in legal:
+            self._illegal(act, legal)
+        self.logs[-1].actions.append(act)
+        self.logs[-1].seats.append(self.current)
+        self._legal = None
+        self._do(act)
+
+    def _coerce(self, action: Action | str | int) -> Action:
+        if isinstance(action, Action):
+            return action
+        if isinstance(action, str):
+            return Action.parse(action)
+        if isinstance(action, int) and not isinstance(action, bool):
+            return Action.from_id(action)
+        raise IllegalAction(f"not an action: {action!r}")
+
+    def _illegal(self, act: Action, legal: list[Action]) -> None:
+        if self.phase == Phase.DEAL:
+            raise IllegalAction(f"{act} is not legal: the hand is over and the next one is not dealt yet")
+        if self.phase == Phase.OVER:
+            raise IllegalAction(f"{act} is not legal: the game is over")
+        why = ""
+        if act.card is not None and self.current is not None and not self.hands[self.current] >> act.card & 1:
+            why = f" ({act.card} is not in the hand)"
+        elif act.card is not None and act.card == self.taken and act.kind in ("discard", "knock", "gin"):
+            why = f" ({act.card} was just taken from the discard pile)"
+        elif act.kind == "knock" and self.phase == Phase.DISCARD:
+            why = f" (knocking needs deadwood of at most {self.knock_limit} after the discard)"
+        raise IllegalAction(f"{act} is not legal{why}; legal: {', '.join(map(str, legal))}")
+
+    def _check_declared(self, act: Action) -> None:
+        """Rule 0.8: a declared arrangement must be real melds from the kept ten, within the limit."""
+        assert self.current is not None and act.melds is not None
+        kept = self.hands[self.current] & ~(1 << act.card if act.card is not None else 0)
+        used = 0
+        for meld in act.melds:
+            m = sum(1 << c for c in meld)
+            if not is_meld(m):
+                raise IllegalAction(f"{format_cards(meld)} is not a meld")
+            if m & ~kept:
+                raise IllegalAction(f"{format_cards(meld)} is not in the hand kept after the discard")
+            if m & used:
+                raise IllegalAction(f"{format_cards(meld)} shares a card with another declared meld")
+            used |= m
+        dead = CardSet(kept & ~used).value
+        if act.kind == "gin" and dead:
+            raise IllegalAction(f"gin must meld every card; the declared melds leave {dead}")
+        if act.kind == "knock" and not self._may_knock(dead):
+            raise IllegalAction(f"the declared melds leave deadwood {dead}; knocking needs 1 to {self.knock_limit}")
+
+    def _do(self, act: Action) -> None:
+        seat = self.current
+        assert seat is not None
+        k = act.kind
+        if self.variant in SOLO:
+            self._do_solo(seat, act)
+            return
+        if k == "pass":
+            self.passes += 1
+            if self.passes == 1:
+                self.current = self.hand_dealer  # rule 1.4.2
+            else:
+                self.current = self.hand_nondealer  # rule 1.4.3
+                self.phase = Phase.DRAW
+                self.must_draw = True
+            return
+        if k == "take":
+            card = self.pile.pop()
+            self.hands[seat] |= 1 << card
+            self.known[seat] |= 1 << card
+            self.taken = card
+            self.phase = Phase.DISCARD
+            return
+        if k == "draw":
+            card = self.stock.pop()
+            self.hands[seat] |= 1 << card
+            self.taken = None
+            self.must_draw = False
+            self.phase = Phase.DISCARD
+            return
+        if act.card is not None:
+            self.hands[seat] &= ~(1 << act.card)
+            self.known[seat] &= ~(1 << act.card)
+            self.pile.append(act.card)
+        self.taken = None
+        if k == "discard":
+            if len(self.stock) <= self.options.wall_cards:  # rule 1.9: the wall
+                self._finish(
+                    HandResult(
+                        "draw",
+                        (0,) * self.num_seats,
+                        (0,) * self.num_seats,
+                        explanation=(f"Only {len(self.stock)} stock cards left: the hand is void.",),
+                    )
+                )
+                return
+            self.current = self.hand_nondealer if seat == self.hand_dealer else self.hand_dealer
+            self.phase = Phase.DRAW
+            return
+        self._showdown(seat, act)
+
+    # ------------------------------------------------------------------ showdowns
+    def _showdown(self, knocker: int, act: Action, laid: Sequence[Card] | None = None) -> None:
+        """Rules 1.7-1.8 (two and three players)."""
+        opts = self.options
+        assert isinstance(opts, (TableOptions, ThreeOptions))
+        defender = self.hand_nondealer if knocker == self.hand_dealer else self.hand_dealer
+        big = act.kind == "gin" and act.card is None
+        if act.melds is not None:
+            kmelds = tuple(act.melds)
+            used = sum(1 << c for m in kmelds for c in m)
+            kun = tuple(CardSet(self.hands[knocker] & ~used))
+        else:
+            arr = best_arrangement(self.hands[knocker])
+            kmelds, kun = arr.melds, arr.unmatched
+        self._knock_melds = kmelds
+        dk = sum(c.value for c in kun)
+        gin = act.kind == "gin"
+        if laid is None:
+            defense = best_defense(kmelds, self.hands[defender], layoffs=opts.layoffs and not gin)
+            dmelds, dlaid, dun = defense.melds, defense.laid_off, defense.unmatched
+        else:
+            rest = self.hands[defender] & ~sum(1 << c for c in laid)
+            arr = best_arrangement(rest)
+            dmelds, dlaid, dun = arr.melds, tuple(laid), arr.unmatched
+        dd = sum(c.value for c in dun)
+        result, kp, dp = table_hand_points(
+            knocker_deadwood=dk, defender_deadwood=dd, gin=gin, big_gin=big, **self._bonuses()
+        )
+        mult = 1
+        if self.variant == "oklahoma" and isinstance(opts, TableOptions) and opts.spades_double:
+            if self.upcard is not None and self.upcard.suit == 3:
+                mult = 2  # rule 1b.3
+        points = [0] * self.num_seats
+        points[knocker] = kp * mult
+        points[defender] = dp * mult
+        deadwood = [0] * self.num_seats
+        deadwood[knocker], deadwood[defender] = dk, dd
+        winner = knocker if kp else defender if dp else None
+        kn, dn = self.players[knocker], self.players[defender]
+        lines = [
+            f"{kn} {'goes big gin' if big else 'goes gin' if gin else 'knocks'}: "
+            + " ".join(format_cards(m) for m in kmelds)
+            + (f", deadwood {format_cards(kun)} = {dk}" if kun else ""),
+            f"{dn} spreads "
+            + (" ".join(format_cards(m) for m in dmelds) or "no melds")
+            + (f", lays off {format_cards(dlaid)}" if dlaid else "")
+            + f", deadwood {format_cards(dun) or '-'} = {dd}",
+        ]
+        if result == "undercut":
+            lines.append(f"Undercut: {dn} scores {dk} - {dd} + {opts.undercut_bonus} bonus = {dp}")
+        elif result == "knock" and kp:
+            lines.append(f"{kn} scores {dd} - {dk} = {kp}")
+        elif result == "knock":
+            lines.append("Equal counts: nobody scores")
+        else:
+            bonus = opts.big_gin_bonus if big else opts.gin_bonus
+            lines.append(f"{kn} scores {dd} + {bonus} {'big gin' if big else 'gin'} bonus = {kp}")
+        if mult == 2 and (kp or dp):
+            lines.append(f"Spades double (the upcard was {self.upcard}): {max(kp, dp) * 2}")
+        self._finish(
+            HandResult(
+                result,
+                tuple(points),
+                tuple(deadwood),
+                winner=winner,
+                knocker=knocker,
+                knocker_melds=kmelds,
+                knocker_unmatched=kun,
+                defender_melds=dmelds,
+                laid_off=dlaid,
+                defender_unmatched=dun,
+                explanation=tuple(lines),
+            )
+        )
+
+    def layoff_options(self) -> list[Card]:
+        """After a knock: the defender's cards that can be laid off now, given those already laid
+        off explicitly (``layoff`` actions; without them the engine lays off optimally)."""
+        melds, laid, defender = self._layoff_context()
+        if melds is None:
+            return []
+        rest = self.hands[defender] & ~sum(1 << c for c in laid)
+        return [c for c in CardSet(rest) if lay_off(melds, c) is not None]
+
+    def _layoff_context(self) -> tuple[list[int] | None, list[Card], int]:
+        r = self.hand_result
+        if r is None or r.result not in ("knock", "undercut") or r.knocker is None or not self.logs:
+            return None, [], 0
+        if not getattr(self.options, "layoffs", False):
+            return None, [], 0
+        acts = self.logs[-1].actions
+        i = len(acts) - 1
+        while i >= 0 and acts[i].kind == "layoff":
+            i -= 1
+        if i < 0 or acts[i].kind != "knock":
+            return None, [], 0
+        laid = [a.card for a in acts[i + 1 :] if a.card is not None]
+        melds: list[int] | None = [sum(1 << c for c in m) for m in self._knock_melds]
+        for c in laid:
+            assert melds is not None
+            melds = lay_off(melds, c)
+        defender = self.hand_nondealer if r.knocker == self.hand_dealer else self.hand_dealer
+        return melds, laid, defender
+
+    def _apply_layoff(self, act: Action) -> None:
+        """Explicit layoffs (RECORD.md): right after a knock the defender's chosen cards replace the
+        engine's automatic choice."""
+        assert act.card is not None
+        options = self.layoff_options()
+        if act.card not in options:
+            raise IllegalAction(
+                f"{act} is not legal; "
+                + (f"cards that can be laid off: {format_cards(options)}" if options else "no layoff is possible now")
+            )
+        melds, laid, defender = self._layoff_context()
+        knock = next(a for a in reversed(self.logs[-1].actions) if a.kind == "knock")
+        self._undo_finish()
+        self.logs[-1].actions.append(act)
+        self.logs[-1].seats.append(defender)
+        self._showdown(self._knocker_of_last(), knock, [*laid, act.card])
+
+    def _knocker_of_last(self) -> int:
+        assert self._last_knocker is not None
+        return self._last_knocker
+
+    def _do_solo(self, seat: int, act: Action) -> None:
+        k = act.kind
+        if k == "draw":  # only in the opening of solitaire with end_before_first_draw
+            self._solo_draw()
+            return
+        if act.card is not None:
+            self.hands[0] &= ~(1 << act.card)
+            if self.variant == "solitaire":
+                self.stock.insert(0, act.card)  # rule 3.3: to the bottom of the deck
+            self.out_of_play.append(act.card)
+        self.opening = False
+        if k == "discard":
+            self._solo_draw()
+            return
+        event = "big-gin" if k == "gin" and act.card is None and self.phase == Phase.DISCARD else k
+        self._solo_end(event)
+
+    def _solo_draw(self) -> None:
+        card = self.stock.pop()
+        if card == JOKER:
+            self.stock.append(card)
+            self._solo_end("joker")
+            return
+        self.hands[0] |= 1 << card
+        self.phase = Phase.DISCARD
+
+    def _solo_end(self, event: str) -> None:
+        """Rules 3.5-3.8 and 4.3-4.6: count down to the joker and score."""
+        opts = self.options
+        assert isinstance(opts, (SolitaireOptions, GinSolitaireOptions))
+        scoring = opts.scoring if isinstance(opts, SolitaireOptions) else "knock"
+        d = min_deadwood(self.hands[0])
+        counted_cards: tuple[Card, ...] = ()
+        counted = None
+        if event != "joker":
+            pos = len(self.stock) - 1 - self.stock.index(JOKER)  # cards above the joker
+            counted_cards = tuple(reversed(self.stock[len(self.stock) - pos :]))
+            counted = pos + (1 if opts.count_includes_joker else 0)
+        result, p, j = solitaire_points(event, counted=counted or 0, deadwood=d, scoring=scoring, **self._bonuses())
+        arr = best_arrangement(self.hands[0])
+        if scoring == "none":
+            winner: int | None = 1 if event == "joker" else 0
+        else:
+            winner = 0 if p else 1 if j else None
+        lines = []
+        if event == "joker":
+            lines.append(f"The joker came first. Deadwood {format_cards(arr.unmatched) or '-'} = {d}.")
+            lines.append("The hand is lost." if scoring == "none" else f"The Joker scores {j}.")
+        else:
+            name = {"gin": "Gin", "big-gin": "Big gin", "knock": "Knock"}[event]
+            lines.append(f"{name}: " + str(arr) + f". {counted} cards turned before the joker.")
+            if scoring == "none":
+                lines.append("You win the hand.")
+            elif scoring == "basic":
+                lines.append(f"You score the count: {p}.")
+            elif event == "gin":
+                lines.append(f"You score {counted} + {opts.gin_bonus} gin bonus = {p}.")
+            elif event == "big-gin":
+                lines.append(f"You score {counted} + {opts.big_gin_bonus} big gin bonus = {p}.")
+            elif p:
+                lines.append(f"You score {counted} - {d} = {p}.")
+            elif j:
+                lines.append(f"Undercut: the Joker scores {d} - {counted} + {opts.undercut_bonus} bonus = {j}.")
+            else:
+                lines.append("Equal counts: nobody scores.")
+        self._finish(
+            HandResult(
+                result,
+                (p, j),
+                (d, 0),
+                winner=winner,
+                knocker=0 if event != "joker" else None,
+                counted=counted,
+                knocker_melds=arr.melds if event != "joker" else (),
+                knocker_unmatched=arr.unmatched if event != "joker" else (),
+                counted_cards=counted_cards,
+                explanation=tuple(lines),
+            )
+        )
+
+    # ------------------------------------------------------------------ the score sheet
+    def _finish(self, result: HandResult) -> None:
+        """End the hand: score it into the game, decide the next dealer or roles, maybe end the game."""
+        self._saved = (
+            list(self.totals),
+            list(self.hands_won),
+            copy.deepcopy(self.hollywood),
+            self.dealer,
+            self.roles,
+            self.game_over,
+            self.winner,
+        )
+        self._last_knocker = result.knocker
+        self.hand_result = result
+        self.results.append(result)
+        self.current = None
+        self._legal = None
+        v = self.variant
+        scorer = result.winner if any(result.points) else None
+        if scorer is not None:
+            self.totals[scorer] += result.points[scorer]
+            self.hands_won[scorer] += 1
+        if v in ("classic", "oklahoma", "hollywood"):
+            assert isinstance(self.options, TableOptions)
+            if v == "hollywood" and scorer is not None:
+                assert self.hollywood is not None
+                self.hollywood.enter(scorer, result.points[scorer])
+            nd = self.options.next_dealer
+            if result.result == "draw" or scorer is None:
+                pass  # rule 1.2: after a void hand the same dealer deals again
+            elif nd == "winner":
+                self.dealer = scorer
+            elif nd == "loser":
+                self.dealer = 1 - scorer
+            else:
+                self.dealer = 1 - self.dealer
+            if v == "hollywood":
+                assert self.hollywood is not None
+                self.game_over = self.hollywood.over  # rule 1c.4
+            else:
+                self.game_over = max(self.totals) >= self.options.game_target
+        elif v == "three":
+            outcome = "void" if scorer is None else "box" if scorer == self.roles[0] else "team"
+            self.roles = three_rotation(self.roles, outcome)  # rule 2.6
+            assert isinstance(self.options, ThreeOptions)
+            self.game_over = max(self.totals) >= self.options.game_target
+        else:
+            opts = self.options
+            if isinstance(opts, SolitaireOptions) and opts.scoring == "none":
+                self.game_over = result.result != "redeal"  # one hand decides it (rule 3.5)
+                self.winner = result.winner if self.game_over else None
+            else:
+                assert isinstance(opts, (SolitaireOptions, GinSolitaireOptions))
+                self.game_over = max(self.totals) >= opts.game_target  # rules 3.10, 4.7
+        if self.game_over and self.winner is None:
+            if v == "hollywood":
+                assert self.hollywood is not None
+                finals = self.final_totals()
+                self.winner = max(range(2), key=lambda i: finals[i]) if finals[0] != finals[1] else None
+            else:
+                self.winner = max(range(self.num_seats), key=lambda i: self.totals[i])
+        self.phase = Phase.OVER if self.game_over else Phase.DEAL
+
+    def _undo_finish(self) -> None:
+        totals, won, hollywood, self.dealer, self.roles, self.game_over, self.winner = self._saved
+        self.totals, self.hands_won, self.hollywood = list(totals), list(won), copy.deepcopy(hollywood)
+        self.results.pop()
+        self.hand_result = None
+
+    def final_totals(self) -> list[int]:
+        """Each seat's total with the end-of-game bonuses once the game is over (rules 1.10, 1c.3,
+        2.7); before that, and in variants without bonuses, the running hand points."""
+        o = self.options
+        if not self.game_over:
+            return list(self.totals)
+        if self.variant in ("classic", "oklahoma") or (self.variant == "three" and getattr(o, "end_bonuses", False)):
+            return game_final(
+                self.totals,
+                self.hands_won,
+                game_bonus=o.game_bonus,
+                box_bonus=o.box_bonus,
+                shutout=o.shutout,  # type: ignore[union-attr]
+            )
+        if self.variant == "hollywood":
+            assert self.hollywood is not None and isinstance(o, TableOptions)
+            out = [0, 0]
+            for g in range(3):
+                for i, x in enumerate(
+                    self.hollywood.settle(g, game_bonus=o.game_bonus, box_bonus=o.box_bonus, shutout=o.shutout)
+                ):
+                    out[i] += x
+            return out
+        return list(self.totals)
+
+    # ------------------------------------------------------------------ copying and undo
+    def clone(self) -> State:
+        """An independent copy (cheap: lists of ints are copied, cards are shared)."""
+        new = copy.copy(self)
+        new.hands = list(self.hands)
+        new.stock = list(self.stock)
+        new.pile = list(self.pile)
+        new.out_of_play = list(self.out_of_play)
+        new.known = list(self.known)
+        new.totals = list(self.totals)
+        new.hands_won = list(self.hands_won)
+        new.results = list(self.results)
+        new.logs = [_HandLog(lg.deck, lg.seed, list(lg.actions), list(lg.seats), lg.commitment) for lg in self.logs]
+        new.hollywood = copy.deepcopy(self.hollywood)
+        return new
+
+    def undo(self) -> None:
+        """Take back the last action (or, at the start of a hand, its deal)."""
+        if not self.logs:
+            raise IllegalAction("nothing to undo")
+        record = self.to_record()
+        if record["hands"][-1]["actions"]:
+            record["hands"][-1]["actions"].pop()
+        else:
+            record["hands"].pop()
+        restored = State.from_record(record)
+        self.__dict__.update(restored.__dict__)
+
+    # ------------------------------------------------------------------ records
+    def to_record(self) -> dict[str, Any]:
+        """The game record (RECORD.md), finished or not."""
+        hands = []
+        for lg in self.logs:
+            h: dict[str, Any] = {}
+            if lg.seed is not None:
+                h["seed"] = lg.seed
+            else:
+                h["deck"] = [str(c) for c in lg.deck]
+            if lg.commitment is not None:
+                h["commitment"] = lg.commitment
+            h["actions"] = [str(a) for a in lg.actions]
+            hands.append(h)
+        return {
+            "format": RECORD_FORMAT,
+            "variant": self.variant,
+            "options": self.options.to_dict(only_changed=True, variant=self.variant),
+            "players": list(self.players),
+            "hands": hands,
+        }
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> State:
+        """Replay a record; raises :class:`RecordError` naming the field, hand and action at fault."""
+        from .record import replay
+
+        return replay(record)
+
+    # ------------------------------------------------------------------ observations
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may know, as JSON-ready data: never another hand's hidden cards nor the
+        order of the stock (a security boundary for every front end)."""
+        if not 0 <= seat < self.num_seats:
+            raise IllegalAction(f"no seat {seat} in {self.variant} (seats 0..{self.num_seats - 1})")
+        from .observe import observe
+
+        return observe(self, seat)
+
+    def __repr__(self) -> str:
+        return f"<State {self.variant} hand {self.hand_number} phase {self.phase} totals {self.totals}>"

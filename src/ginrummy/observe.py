@@ -1,0 +1,127 @@
+"""Per-seat observations: everything a seat may know, and nothing else.
+
+The observation is the only view of a game that agents and front ends get.  It never holds
+another seat's hidden cards nor the order of the stock; cards become public only when the rules
+show them (the upcard, discards, a card taken from the discard pile, the spread at a showdown,
+the cards counted down to the joker).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .cards import CardSet
+from .melds import best_arrangement
+
+if TYPE_CHECKING:
+    from .engine import State
+
+__all__ = ["observe", "public_history"]
+
+
+def _cs(mask_or_cards: Any) -> list[str]:
+    if isinstance(mask_or_cards, int):
+        return [str(c) for c in CardSet(mask_or_cards)]
+    return [str(c) for c in mask_or_cards]
+
+
+def public_history(state: State) -> list[dict[str, Any]]:
+    """This hand's actions as every seat saw them.  Every recorded action is public (a stock draw
+    is written ``draw`` without its card; solitaire draws are not actions at all)."""
+    if not state.logs:
+        return []
+    log = state.logs[-1]
+    return [{"seat": seat, "action": str(act)} for seat, act in zip(log.seats, log.actions, strict=True)]
+
+
+def observe(state: State, seat: int) -> dict[str, Any]:
+    v = state.variant
+    solo = v in ("solitaire", "gin-solitaire")
+    obs: dict[str, Any] = {
+        "variant": v,
+        "seat": seat,
+        "players": list(state.players),
+        "options": state.options.to_dict(),
+        "hand_number": state.hand_number,
+        "phase": state.phase,
+        "current_player": state.current_player,
+        "to_act": state.current_player == seat,
+        "legal_actions": [str(a) for a in state.legal_actions()] if state.current_player == seat else [],
+        "totals": list(state.totals),
+        "hands_won": list(state.hands_won),
+        "game_over": state.game_over,
+        "winner": state.winner,
+    }
+    if state.game_over:
+        obs["final_totals"] = state.final_totals()
+    if state.hollywood is not None:
+        obs["hollywood"] = state.hollywood.to_json()
+    if state.logs:
+        commitment = state.logs[-1].commitment
+        if commitment is not None:
+            obs["commitment"] = commitment
+    in_hand = bool(state.logs)
+    if not in_hand:
+        return obs
+    if solo:
+        _solo(state, seat, obs)
+    else:
+        _table(state, seat, obs)
+    if state.hand_result is not None and (state.is_hand_over):
+        obs["result"] = state.hand_result.to_json()
+    return obs
+
+
+def _own(state: State, seat: int, obs: dict[str, Any]) -> None:
+    mask = state.hands[seat]
+    obs["hand"] = _cs(mask)
+    if mask:
+        arr = best_arrangement(mask)
+        obs["melds"] = [[str(c) for c in m] for m in arr.melds]
+        obs["deadwood"] = arr.deadwood
+
+
+def _table(state: State, seat: int, obs: dict[str, Any]) -> None:
+    active = state.active_seats
+    obs["dealer"] = state.hand_dealer
+    obs["knock_limit"] = state.knock_limit
+    obs["upcard"] = str(state.upcard) if state.upcard is not None else None
+    obs["discard_pile"] = _cs(state.pile)  # face up: public
+    obs["stock_size"] = len(state.stock)
+    obs["hand_sizes"] = [state.hands[i].bit_count() for i in range(state.num_seats)]
+    obs["taken"] = str(state.taken) if state.taken is not None else None
+    if state.variant == "three":
+        box, captain, sitter = state.hand_dealer, state.hand_nondealer, 3 - state.hand_dealer - state.hand_nondealer
+        obs["roles"] = {"box": box, "captain": captain, "sitter": sitter}
+        obs["next_roles"] = {"box": state.roles[0], "captain": state.roles[1], "sitter": state.roles[2]}
+        if seat == sitter:
+            # Rule 2.2: the sitter sees the captain's hand and advises.
+            obs["captain_hand"] = _cs(state.hands[captain])
+    if seat in active:
+        _own(state, seat, obs)
+    else:
+        obs["hand"] = []
+    # Cards an opponent is publicly known to hold (taken from the discard pile, not yet discarded).
+    obs["known_cards"] = {str(i): _cs(state.known[i]) for i in active if i != seat}
+    obs["history"] = public_history(state)
+
+
+def _solo(state: State, seat: int, obs: dict[str, Any]) -> None:
+    obs["knock_limit"] = state.knock_limit
+    if seat == 0:
+        _own(state, 0, obs)
+    else:
+        obs["hand"] = []
+    known_out = list(state.out_of_play)
+    # Rule 3.3: in solitaire the discards lie under the joker; in gin-solitaire they are out of
+    # play face down. Either way the player knows which they are, never where the joker is.
+    obs["discards"] = _cs(known_out)
+    unseen = CardSet(((1 << 52) - 1) & ~state.hands[0] & ~sum(1 << c for c in known_out))
+    if state.hand_result is not None:
+        unseen = CardSet(unseen & ~sum(1 << c for c in state.hand_result.counted_cards))
+    obs["unseen"] = [str(c) for c in unseen]
+    obs["deck_size"] = len(state.stock)
+    above = len(unseen) if state.hand_result is None else 0
+    obs["cards_above_joker_max"] = above
+    obs["joker_next_chance"] = 1 / (above + 1) if state.hand_result is None else None
+    obs["draws"] = sum(1 for a in state.logs[-1].actions if a.kind in ("discard",))
