@@ -1,0 +1,90 @@
+"""The agent protocol: an observation and the legal actions in, an action out.
+
+Agents see only :meth:`ginrummy.engine.State.observation` (what their seat may know).  The one
+exception is the solitaire ``clairvoyant`` bound, which is given the deal itself and is used only
+in analysis.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..actions import Action
+from ..errors import GinRummyError
+
+__all__ = ["Agent", "Decision", "register", "make_agent", "available_agents"]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """An agent's choice, with an optional sentence of why and its estimate of each option."""
+
+    action: Action
+    explanation: str | None = None
+    values: dict[str, float] = field(default_factory=dict)  # action string -> estimated value
+
+
+class Agent(ABC):
+    """Base class of computer players.  Subclasses implement :meth:`decide`."""
+
+    name: str = "agent"
+
+    def __init__(self, variant: str, seed: int | None = None) -> None:
+        self.variant = variant
+        self.seed = seed
+
+    @abstractmethod
+    def decide(self, observation: dict[str, Any], legal: Sequence[Action]) -> Decision:
+        """Choose one of ``legal`` from what ``observation`` shows."""
+
+    def act(self, observation: dict[str, Any], legal: Sequence[Action]) -> Action:
+        return self.decide(observation, legal).action
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name} for {self.variant}>"
+
+
+_REGISTRY: dict[str, tuple[Callable[..., Agent], tuple[str, ...]]] = {}
+
+
+def register(name: str, variants: Sequence[str]) -> Callable[[Callable[..., Agent]], Callable[..., Agent]]:
+    """Class decorator: make an agent available to :func:`make_agent` for ``variants``."""
+
+    def deco(factory: Callable[..., Agent]) -> Callable[..., Agent]:
+        _REGISTRY[name] = (factory, tuple(variants))
+        return factory
+
+    return deco
+
+
+def available_agents(variant: str | None = None) -> list[str]:
+    _load_all()
+    return sorted(n for n, (_, vs) in _REGISTRY.items() if variant is None or variant in vs)
+
+
+def make_agent(name: str, variant: str, *, seed: int | None = None, **kwargs: Any) -> Agent:
+    """A new agent ``name`` (``random``, ``greedy``, ``expert``, ``planner``...) for ``variant``."""
+    _load_all()
+    if name not in _REGISTRY:
+        raise GinRummyError(f"unknown agent {name!r}; agents are {', '.join(sorted(_REGISTRY))}")
+    factory, variants = _REGISTRY[name]
+    if variant not in variants:
+        raise GinRummyError(
+            f"agent {name!r} does not play {variant}; for {variant} choose {', '.join(available_agents(variant))}"
+        )
+    return factory(variant, seed=seed, **kwargs)
+
+
+def _load_all() -> None:
+    # Importing the modules runs their @register decorators.
+    import importlib
+    import pkgutil
+
+    from .. import agents as pkg
+
+    for mod in pkgutil.iter_modules(pkg.__path__):
+        if mod.name not in ("base",) and not mod.name.startswith("_"):
+            importlib.import_module(f"{pkg.__name__}.{mod.name}")
