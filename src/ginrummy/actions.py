@@ -113,6 +113,17 @@ class Action:
         return f"Action('{self}')"
 
 
+# Interned actions without melds, by id: the engine hands these out, so building legal-action lists
+# allocates nothing and membership tests hit the identity fast path.
+ACTIONS: Final[tuple[Action, ...]] = tuple(Action.from_id(i) for i in range(NUM_ACTIONS))
+DRAW, TAKE, PASS = ACTIONS[0], ACTIONS[1], ACTIONS[2]
+BIG_GIN, KNOCK_NO_DISCARD = ACTIONS[159], ACTIONS[160]
+DISCARD: Final = ACTIONS[3:55]
+KNOCK: Final = ACTIONS[55:107]
+GIN: Final = ACTIONS[107:159]
+LAYOFF: Final = ACTIONS[161:213]
+
+
 def _parse_meld(token: str, text: str) -> Meld:
     cards = []
     pos = 0

@@ -23,14 +23,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import Action
+from .actions import ACTIONS, BIG_GIN, DISCARD, DRAW, GIN, KNOCK, KNOCK_NO_DISCARD, PASS, TAKE, Action
 from .cards import JOKER, Card, CardSet, ShuffleStream, format_cards, full_pack, new_seed, shuffled
 from .errors import IllegalAction, OptionError, RecordError
 from .melds import (
     best_arrangement,
     best_defense,
     best_discards,
-    deadwood_after_discards,
     is_meld,
     lay_off,
     min_deadwood,
@@ -357,39 +356,49 @@ class State:
     def _compute_legal(self) -> list[Action]:
         ph = self.phase
         if ph == Phase.UPCARD:
-            return [Action("take"), Action("pass")]
+            return [TAKE, PASS]
         if ph == Phase.DRAW:
             if self.must_draw or not self.pile:
-                return [Action("draw")]
-            return [Action("draw"), Action("take")]
+                return [DRAW]
+            return [DRAW, TAKE]
         if ph == Phase.OPENING:
-            out = [Action("draw")]
             d = min_deadwood(self.hands[0])
             if d == 0:
-                out.append(Action("gin"))
-            elif self._may_knock(d):
-                out.append(Action("knock"))
-            return out
+                return [DRAW, BIG_GIN]  # `gin` without a discard: declare the dealt ten (rule 3.4 option)
+            if self._may_knock(d):
+                return [DRAW, KNOCK_NO_DISCARD]
+            return [DRAW]
         if ph != Phase.DISCARD:
             return []
         assert self.current is not None
         hand = self.hands[self.current]
-        forbidden = self.taken if self.taken is not None and not self._discard_taken_allowed() else None
-        out = [Action("discard", c) for c in CardSet(hand) if c != forbidden]
-        ending = self._may_end()
-        if ending:
+        forbidden = -1
+        if self.taken is not None and not self._discard_taken_allowed():
+            forbidden = int(self.taken)  # rule 1.5: not the card just taken from the discard pile
+        cards = []
+        y = hand
+        while y:
+            low = y & -y
+            y ^= low
+            c = low.bit_length() - 1
+            if c != forbidden:
+                cards.append(c)
+        out = [DISCARD[c] for c in cards]
+        if self._may_end():
             best, _ = best_discards(hand)
-            if best <= self.knock_limit or best == 0:
-                for c, d in deadwood_after_discards(hand).items():
-                    if c == forbidden:
-                        continue
+            if best <= self.knock_limit:
+                knocks = []
+                gins = []
+                for c in cards:
+                    d = min_deadwood(hand & ~(1 << c))
                     if d == 0:
-                        out.append(Action("gin", c))
+                        gins.append(GIN[c])
                     elif self._may_knock(d):
-                        out.append(Action("knock", c))
+                        knocks.append(KNOCK[c])
+                out += knocks
+                out += gins
             if self._big_gin_allowed() and min_deadwood(hand) == 0:
-                out.append(Action("gin"))
-        out.sort(key=lambda a: a.id)
+                out.append(BIG_GIN)
         return out
 
     def _discard_taken_allowed(self) -> bool:
@@ -420,14 +429,20 @@ class State:
         if act.kind == "layoff":
             self._apply_layoff(act)
             return
-        legal = self.legal_actions()
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        legal = self._legal
         if act.melds is not None:
-            base = Action(act.kind, act.card)
-            if base not in legal:
+            if ACTIONS[Action(act.kind, act.card).id] not in legal:
                 self._illegal(act, legal)
             self._check_declared(act)
-        elif act not in legal:
-            self._illegal(act, legal)
+        else:
+            act = ACTIONS[act.id]  # interned: the membership test below is by identity
+            for x in legal:
+                if x is act:
+                    break
+            else:
+                self._illegal(act, legal)
         self.logs[-1].actions.append(act)
         self.logs[-1].seats.append(self.current)
         self._legal = None

@@ -12,6 +12,7 @@ ginrummy.errors.OptionError: option gin_bonus of classic must be an integer, got
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, get_args, get_type_hints
@@ -196,13 +197,18 @@ def options_for(variant: str, given: Mapping[str, Any] | Options | None = None) 
         if variant not in ("classic", "oklahoma", "hollywood") or preset not in PRESETS:
             raise OptionError(f"unknown preset {preset!r} for {variant}; choose one of {', '.join(PRESETS)}")
         values.update(PRESETS[preset])
-    hints = get_type_hints(cls)
-    names = {f.name for f in fields(cls)}
+    hints = _hints(cls)
+    names = set(hints)
     for name, value in given.items():
         if name not in names:
             raise OptionError(f"unknown option {name!r} for {variant}; options are {', '.join(sorted(names))}")
         values[name] = _check(variant, name, hints[name], value)
     return cls(**values)  # type: ignore[return-value]
+
+
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    return {name: hint for name, hint in get_type_hints(cls).items() if name in {f.name for f in fields(cls)}}
 
 
 def _check(variant: str, name: str, hint: Any, value: Any) -> Any:
