@@ -230,13 +230,13 @@ class CardSet(int):
     def __contains__(self, card: object) -> bool:
         return isinstance(card, int) and 0 <= card < 52 and bool(int(self) >> card & 1)
 
-    def __or__(self, other: int) -> CardSet:  # type: ignore[override]
+    def __or__(self, other: int) -> CardSet:
         return CardSet(int(self) | int(other))
 
-    def __and__(self, other: int) -> CardSet:  # type: ignore[override]
+    def __and__(self, other: int) -> CardSet:
         return CardSet(int(self) & int(other))
 
-    def __sub__(self, other: int) -> CardSet:  # type: ignore[override]
+    def __sub__(self, other: int) -> CardSet:
         return CardSet(int(self) & ~int(other))
 
     @property

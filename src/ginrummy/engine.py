@@ -281,7 +281,7 @@ class State:
                 self._finish(HandResult("redeal", (0, 0), (0, 0), explanation=("The joker was dealt: redeal.",)))
             else:
                 d = min_deadwood(self.hands[0])
-                res, p, j = solitaire_points("joker", counted=0, deadwood=d, scoring=opts.scoring, **self._bonuses())
+                _, p, j = solitaire_points("joker", counted=0, deadwood=d, scoring=opts.scoring, **self._bonuses())
                 self._finish(
                     HandResult(
                         "joker",
@@ -527,6 +527,7 @@ class State:
             self.pile.append(act.card)
         self.taken = None
         if k == "discard":
+            assert isinstance(self.options, (TableOptions, ThreeOptions))
             if len(self.stock) <= self.options.wall_cards:  # rule 1.9: the wall
                 self._finish(
                     HandResult(
@@ -571,9 +572,9 @@ class State:
             knocker_deadwood=dk, defender_deadwood=dd, gin=gin, big_gin=big, **self._bonuses()
         )
         mult = 1
-        if self.variant == "oklahoma" and isinstance(opts, TableOptions) and opts.spades_double:
-            if self.upcard is not None and self.upcard.suit == 3:
-                mult = 2  # rule 1b.3
+        oklahoma = self.variant == "oklahoma" and isinstance(opts, TableOptions) and opts.spades_double
+        if oklahoma and self.upcard is not None and self.upcard.suit == 3:
+            mult = 2  # rule 1b.3: a spade upcard doubles the hand
         points = [0] * self.num_seats
         points[knocker] = kp * mult
         points[defender] = dp * mult
@@ -656,7 +657,7 @@ class State:
                 f"{act} is not legal; "
                 + (f"cards that can be laid off: {format_cards(options)}" if options else "no layoff is possible now")
             )
-        melds, laid, defender = self._layoff_context()
+        _, laid, defender = self._layoff_context()
         knock = next(a for a in reversed(self.logs[-1].actions) if a.kind == "knock")
         self._undo_finish()
         self.logs[-1].actions.append(act)
@@ -822,13 +823,11 @@ class State:
         o = self.options
         if not self.game_over:
             return list(self.totals)
-        if self.variant in ("classic", "oklahoma") or (self.variant == "three" and getattr(o, "end_bonuses", False)):
+        bonuses = self.variant in ("classic", "oklahoma") or (isinstance(o, ThreeOptions) and o.end_bonuses)
+        if bonuses:
+            assert isinstance(o, (TableOptions, ThreeOptions))
             return game_final(
-                self.totals,
-                self.hands_won,
-                game_bonus=o.game_bonus,
-                box_bonus=o.box_bonus,
-                shutout=o.shutout,  # type: ignore[union-attr]
+                self.totals, self.hands_won, game_bonus=o.game_bonus, box_bonus=o.box_bonus, shutout=o.shutout
             )
         if self.variant == "hollywood":
             assert self.hollywood is not None and isinstance(o, TableOptions)

@@ -12,7 +12,6 @@ ginrummy.errors.OptionError: option gin_bonus of classic must be an integer, got
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, get_args, get_type_hints
@@ -206,9 +205,15 @@ def options_for(variant: str, given: Mapping[str, Any] | Options | None = None) 
     return cls(**values)  # type: ignore[return-value]
 
 
-@functools.cache
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
 def _hints(cls: type) -> dict[str, Any]:
-    return {name: hint for name, hint in get_type_hints(cls).items() if name in {f.name for f in fields(cls)}}
+    """The fields' resolved types, computed once per class (get_type_hints is slow)."""
+    if cls not in _HINTS:
+        names = {f.name for f in fields(cls)}
+        _HINTS[cls] = {name: hint for name, hint in get_type_hints(cls).items() if name in names}
+    return _HINTS[cls]
 
 
 def _check(variant: str, name: str, hint: Any, value: Any) -> Any:

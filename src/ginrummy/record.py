@@ -16,11 +16,14 @@ import os
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .actions import Action
 from .errors import GinRummyError, RecordError
 from .options import VARIANTS
+
+if TYPE_CHECKING:
+    from .engine import State
 
 __all__ = ["dumps", "load", "loads", "replay", "save", "summary"]
 
@@ -67,7 +70,7 @@ def save(record: Mapping[str, Any], path: str | os.PathLike[str]) -> None:
         raise
 
 
-def replay(record: Mapping[str, Any]):  # type: ignore[no-untyped-def]
+def replay(record: Mapping[str, Any]) -> State:
     """The :class:`~ginrummy.engine.State` a record describes, replayed action by action.
 
     A record that ends inside a hand gives the saved game at that point.  Any fault raises

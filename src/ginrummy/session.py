@@ -127,7 +127,7 @@ class Session:
 
     def run_computers(self, limit: int = 1000) -> list[tuple[int, Action, str | None]]:
         """Computer seats play until a person must act or the hand ends."""
-        done = []
+        done: list[tuple[int, Action, str | None]] = []
         while len(done) < limit:
             step = self.computer_step()
             if step is None:
