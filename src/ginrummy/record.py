@@ -115,8 +115,17 @@ def replay(record: Mapping[str, Any]) -> State:
         if not state.needs_deal:
             raise RecordError(f"{where}: the previous hand is not finished")
         has_deck, has_seed = "deck" in hand, "seed" in hand
-        if has_deck == has_seed:
-            raise RecordError(f"{where}: give exactly one of deck and seed")
+        if not has_deck and not has_seed:
+            raise RecordError(f"{where}: give a deck or a seed")
+        if has_deck and has_seed:
+            # Both: the deck as played, kept for verification; it must be the seed's shuffle.
+            try:
+                dealt = [str(c) for c in state.deck_for_seed(hand["seed"])]
+            except GinRummyError as exc:
+                raise RecordError(f"{where}.seed: {exc}") from None
+            if not isinstance(hand["deck"], list) or [str(c) for c in hand["deck"]] != dealt:
+                raise RecordError(f"{where}.deck: the deck is not the one its seed deals (see ginrummy verify)")
+            has_deck = False
         commitment = hand.get("commitment")
         if commitment is not None and not isinstance(commitment, str):
             raise RecordError(f"{where}.commitment: must be a string")
