@@ -1,0 +1,115 @@
+"""The two baseline players, for every variant.
+
+* ``random`` picks a legal action uniformly at random.
+* ``greedy`` takes the upcard or the discard only if that lowers its best deadwood, discards to
+  keep the least deadwood (ties: the highest card), and goes gin or knocks as soon as it may.
+
+Both are stateless and reproducible: the random stream is seeded from the agent's seed and the
+observation (see :func:`ginrummy.agents.knowledge.obs_rng`).
+
+>>> from ginrummy.engine import State
+>>> s = State.new("classic"); s.deal(seed=5)
+>>> g = GreedyAgent("classic", seed=1)
+>>> g.act(s.observation(s.current_player), s.legal_actions()) in s.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from ..actions import Action
+from ..melds import min_deadwood
+from .base import Agent, Decision, register
+from .knowledge import CARD_INDEX, VALUES, card_mask, obs_rng
+
+__all__ = ["ALL_VARIANTS", "GreedyAgent", "RandomAgent", "greedy_choice"]
+
+ALL_VARIANTS: Final = ("classic", "oklahoma", "hollywood", "three", "solitaire", "gin-solitaire")
+
+
+@register("random", ALL_VARIANTS)
+class RandomAgent(Agent):
+    """Uniformly random legal actions (reproducible for a seed and an observation)."""
+
+    name = "random"
+
+    def decide(self, observation: dict[str, Any], legal: Sequence[Action]) -> Decision:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        rng = obs_rng(self.seed, observation, "random")
+        return Decision(legal[rng.randrange(len(legal))], "A random legal action.")
+
+
+@register("greedy", ALL_VARIANTS)
+class GreedyAgent(Agent):
+    """Least deadwood now; out at the first chance."""
+
+    name = "greedy"
+
+    def decide(self, observation: dict[str, Any], legal: Sequence[Action]) -> Decision:
+        return greedy_choice(observation, legal)
+
+
+def _discard_key(card: int, deadwood: int) -> tuple[int, int, int, int]:
+    # Least deadwood first; ties: the highest value, then the highest rank, then the highest suit.
+    return (deadwood, -VALUES[card], -(card % 13), -(card // 13))
+
+
+def greedy_choice(observation: Mapping[str, Any], legal: Sequence[Action]) -> Decision:
+    """The greedy decision for any variant (also the advisor's fallback)."""
+    if not legal:
+        raise ValueError("no legal action to choose from")
+    hand = card_mask(observation.get("hand") or [])
+    kinds = {a.kind for a in legal}
+    # Going out: big gin, then gin, then the lowest knock.
+    outs = [a for a in legal if a.kind in ("gin", "knock")]
+    if outs:
+        for a in outs:
+            if a.kind == "gin" and a.card is None:
+                return Decision(a, "Big gin: all eleven cards are melded.")
+        best: Action | None = None
+        best_key: tuple[int, int, int, int, int] | None = None
+        for a in outs:
+            if a.card is None:
+                key = (0 if a.kind == "gin" else 1, min_deadwood(hand), 0, 0, 0)
+            else:
+                c = int(a.card)
+                key = (0 if a.kind == "gin" else 1, *_discard_key(c, min_deadwood(hand & ~(1 << c))))
+            if best_key is None or key < best_key:
+                best, best_key = a, key
+        assert best is not None and best_key is not None
+        if best.kind == "gin":
+            return Decision(best, "Gin: every card is melded.")
+        return Decision(best, f"Knock with deadwood {best_key[1]}.")
+    if "take" in kinds or ("draw" in kinds and "discard" not in kinds):
+        take = next((a for a in legal if a.kind == "take"), None)
+        other = next((a for a in legal if a.kind in ("pass", "draw")), legal[0])
+        top = _top_card(observation)
+        if take is None or top is None:
+            return Decision(other, "Draw from the stock.")
+        now = min_deadwood(hand)
+        allow = bool((observation.get("options") or {}).get("discard_drawn_upcard_allowed", False))
+        with_top = hand | (1 << top)
+        after = min(
+            (min_deadwood(with_top & ~(1 << c)) for c in range(52) if with_top >> c & 1 and (allow or c != top)),
+            default=now,
+        )
+        if after < now:
+            return Decision(take, f"Take it: deadwood {now} -> {after}.")
+        return Decision(other, "The card does not lower the deadwood.")
+    discards = [a for a in legal if a.kind == "discard" and a.card is not None]
+    if discards:
+        scored = [(_discard_key(int(a.card), min_deadwood(hand & ~(1 << int(a.card)))), a) for a in discards]  # type: ignore[arg-type]
+        key, choice = min(scored, key=lambda t: t[0])
+        return Decision(choice, f"Discard {choice.card}: deadwood {key[0]}.")
+    return Decision(legal[0], "The only sensible action.")
+
+
+def _top_card(observation: Mapping[str, Any]) -> int | None:
+    pile = observation.get("discard_pile")
+    if pile:
+        return CARD_INDEX[pile[-1]]
+    up = observation.get("upcard")
+    return CARD_INDEX[up] if up else None
