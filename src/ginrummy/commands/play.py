@@ -1,0 +1,134 @@
+"""``ginrummy play``: the terminal app, or with ``--plain`` a line-by-line game on stdin/stdout."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from ..errors import GinRummyError, StoreError
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--plain", action="store_true", help="play line by line on stdin/stdout (screen readers, scripts)")
+    p.add_argument("--variant", help="classic, oklahoma, hollywood, three, solitaire or gin-solitaire")
+    p.add_argument(
+        "--opponent",
+        action="append",
+        metavar="LEVEL",
+        help="computer level of each opponent seat (random, greedy, expert; human for a second person); "
+        "repeat or separate with commas for three players",
+    )
+    p.add_argument("--name", default="You", help="your name on the score sheet")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a rule option (repeatable)")
+    p.add_argument("--seed", type=int, help="derive every deal from this seed (reproducible games)")
+    p.add_argument("--resume", nargs="?", const="", metavar="GAME_ID", help="resume a saved game (the newest if no id)")
+    p.add_argument("--new", action="store_true", help="start a new game even if a saved one could be resumed")
+    p.add_argument(
+        "--new-database",
+        action="store_true",
+        help="if the saved-games database is damaged or not ginrummy's, move it aside and start a new one",
+    )
+    look = p.add_argument_group("terminal app display")
+    look.add_argument("--four-colour", "--four-color", action="store_true", help="clubs green, diamonds blue")
+    look.add_argument("--large", action="store_true", help="large cards")
+    look.add_argument("--high-contrast", action="store_true", help="high-contrast theme")
+    look.add_argument("--delay", type=float, default=0.6, help="seconds between computer moves (default 0.6)")
+
+
+def _options(pairs: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, eq, value = pair.partition("=")
+        if not eq or not name.strip():
+            raise GinRummyError(f"--option needs NAME=VALUE, got {pair!r}")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def _seats(variant: str, opponents: list[str] | None) -> list[str] | None:
+    from ..plain import SEATS, SOLO
+
+    if not opponents:
+        return None
+    levels = [x.strip() for o in opponents for x in o.split(",") if x.strip()]
+    if variant in SOLO:
+        raise GinRummyError(f"{variant} is played alone against the Joker: --opponent does not apply")
+    need = SEATS[variant] - 1
+    if len(levels) == 1:
+        levels = levels * need
+    if len(levels) != need:
+        raise GinRummyError(f"{variant} needs {need} opponent level(s), got {len(levels)}: {', '.join(levels)}")
+    return ["human", *levels]
+
+
+def run(args: argparse.Namespace) -> int:
+    data_dir = getattr(args, "data_dir", None)
+    if not args.plain:
+        from ..tui.app import GinRummyApp
+
+        app = GinRummyApp(
+            data_dir=data_dir,
+            new_database=args.new_database,
+            variant=args.variant,
+            four_colour=args.four_colour,
+            large=args.large,
+            high_contrast=args.high_contrast,
+            computer_delay=args.delay,
+            deal_seed=args.seed,
+        )
+        app.run()
+        return int(app.return_code or 0)
+    return _run_plain(args, data_dir)
+
+
+def _run_plain(args: argparse.Namespace, data_dir: str | None) -> int:
+    from ..plain import PlainGame, make_session
+    from ..store import Store, new_game_id
+
+    try:
+        store = Store.fresh(data_dir) if args.new_database else Store(data_dir)
+    except StoreError as exc:
+        print(f"ginrummy play: {exc}", file=sys.stderr)
+        return 2
+    try:
+        session = None
+        game_id = None
+        if not args.new:
+            saved = [g for g in store.saved_games() if args.variant is None or g.variant == args.variant]
+            if args.resume:
+                saved = [g for g in saved if g.id == args.resume]
+                if not saved:
+                    print(f"ginrummy play: no saved game {args.resume!r} (see ginrummy play --plain)", file=sys.stderr)
+                    return 2
+            if saved:
+                g = saved[0]
+                if args.resume is None and sys.stdin.isatty():
+                    answer = input(
+                        f"Resume the saved {g.variant} game {g.id} (hand {g.hand_number}, totals {g.totals})? [Y/n] "
+                    )
+                    if answer.strip().lower() in ("n", "no"):
+                        g = None  # type: ignore[assignment]
+                elif args.resume is None:
+                    print(f"Resuming the saved {g.variant} game {g.id} (use --new for a new game).")
+                if g is not None:
+                    session = store.load_game(g.id)
+                    game_id = g.id
+        if session is None:
+            variant = args.variant or "classic"
+            session = make_session(
+                variant,
+                options=_options(args.option),
+                seats=_seats(variant, args.opponent),
+                name=args.name,
+                deal_seed=args.seed,
+            )
+            game_id = new_game_id()
+            store.save_game(game_id, session)
+        return PlainGame(session, store, game_id).run()
+    except StoreError as exc:
+        print(f"ginrummy play: {exc}", file=sys.stderr)
+        return 2
+    except GinRummyError as exc:
+        print(f"ginrummy play: {exc}", file=sys.stderr)
+        return 2
