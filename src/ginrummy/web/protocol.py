@@ -1,0 +1,246 @@
+"""The browser app's message protocol: validation of what clients send, by hand.
+
+Every client message is one JSON object of at most :data:`MAX_MESSAGE_BYTES` bytes with a
+``type`` and the fields that type allows (see :data:`SCHEMAS`; docs/web.md lists them).  A
+message that is not valid raises :class:`ProtocolError` with a code and a sentence naming the
+field and what would be valid; the server answers with an ``error`` message and changes nothing.
+
+>>> validate('{"type": "act", "action": "discard 7h", "seq": 3}')
+{'type': 'act', 'action': 'discard 7h', 'seq': 3}
+>>> validate('{"type": "act"}')
+Traceback (most recent call last):
+...
+ginrummy.web.protocol.ProtocolError: act: the field 'action' is required
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..options import VARIANTS
+
+__all__ = [
+    "MAX_MESSAGE_BYTES",
+    "PROTOCOL_VERSION",
+    "SCHEMAS",
+    "TABLE_VARIANTS",
+    "ProtocolError",
+    "RateLimiter",
+    "validate",
+]
+
+PROTOCOL_VERSION = 1
+MAX_MESSAGE_BYTES = 4096
+TABLE_VARIANTS = ("classic", "three")  # tables for several people
+
+_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,128}$")
+_AGENT = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
+_OPTION_NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
+
+
+class ProtocolError(Exception):
+    """A message the server will not act on.  ``code`` is machine-readable, ``str()`` is for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of a message: its check and whether it must be present."""
+
+    check: Callable[[str, Any], Any]
+    required: bool = False
+
+
+def _string(max_len: int, pattern: re.Pattern[str] | None = None, what: str = "") -> Callable[[str, Any], Any]:
+    def check(name: str, value: Any) -> Any:
+        if not isinstance(value, str):
+            raise ProtocolError("bad_message", f"the field {name!r} must be a string, got {_kind(value)}")
+        if len(value) > max_len:
+            raise ProtocolError("bad_message", f"the field {name!r} is longer than {max_len} characters")
+        if pattern is not None and not pattern.match(value):
+            raise ProtocolError("bad_message", f"the field {name!r} is not {what or 'valid'}: {value[:40]!r}")
+        return value
+
+    return check
+
+
+def _text(max_len: int) -> Callable[[str, Any], Any]:
+    """Free text shown to people: no control characters."""
+    base = _string(max_len)
+
+    def check(name: str, value: Any) -> Any:
+        value = base(name, value)
+        if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in value):
+            raise ProtocolError("bad_message", f"the field {name!r} holds control characters")
+        return value.strip()
+
+    return check
+
+
+def _one_of(choices: tuple[str, ...]) -> Callable[[str, Any], Any]:
+    def check(name: str, value: Any) -> Any:
+        if value not in choices:
+            raise ProtocolError(
+                "bad_message", f"the field {name!r} must be one of {', '.join(choices)}, got {_short(value)}"
+            )
+        return value
+
+    return check
+
+
+def _int(lo: int, hi: int) -> Callable[[str, Any], Any]:
+    def check(name: str, value: Any) -> Any:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ProtocolError("bad_message", f"the field {name!r} must be an integer, got {_kind(value)}")
+        if not lo <= value <= hi:
+            raise ProtocolError("bad_message", f"the field {name!r} must be from {lo} to {hi}, got {value}")
+        return value
+
+    return check
+
+
+def _bool(name: str, value: Any) -> Any:
+    if not isinstance(value, bool):
+        raise ProtocolError("bad_message", f"the field {name!r} must be true or false, got {_kind(value)}")
+    return value
+
+
+def _options(name: str, value: Any) -> Any:
+    """Variant options: names and plain values only (the engine checks them against the variant)."""
+    if not isinstance(value, dict):
+        raise ProtocolError("bad_message", f"the field {name!r} must be an object, got {_kind(value)}")
+    if len(value) > 32:
+        raise ProtocolError("bad_message", f"the field {name!r} has more than 32 entries")
+    for key, v in value.items():
+        if not _OPTION_NAME.match(key):
+            raise ProtocolError("bad_message", f"{name}: {key[:40]!r} is not an option name")
+        if not isinstance(v, (bool, int, str)) or (isinstance(v, str) and len(v) > 40):
+            raise ProtocolError("bad_message", f"{name}: the option {key!r} must be a number, true/false or a word")
+    return value
+
+
+def _seat_kinds(name: str, value: Any) -> Any:
+    if not isinstance(value, list) or not 1 <= len(value) <= 2:
+        raise ProtocolError("bad_message", f"the field {name!r} must be a list of 1 or 2 seat kinds")
+    for v in value:
+        if not isinstance(v, str) or not (v == "person" or _AGENT.match(v)):
+            raise ProtocolError(
+                "bad_message", f"{name}: each seat is 'person' or a computer player's name, got {_short(v)}"
+            )
+    return value
+
+
+_SEQ = Field(_int(0, 2**31 - 1))
+_NAME = Field(_text(24))
+
+SCHEMAS: dict[str, dict[str, Field]] = {
+    # attach to a seat you hold (after a reload or a dropped connection)
+    "hello": {
+        "game": Field(_string(64, _ID, "a game id"), True),
+        "token": Field(_string(128, _TOKEN, "a seat token"), True),
+    },
+    # a game against computer players (any variant)
+    "new": {
+        "variant": Field(_one_of(VARIANTS), True),
+        "opponent": Field(_string(32, _AGENT, "a computer player's name")),
+        "options": Field(_options),
+        "name": _NAME,
+    },
+    # a table for several people; "seats" are the other seats in order: "person" or a computer
+    "create_table": {
+        "variant": Field(_one_of(TABLE_VARIANTS), True),
+        "seats": Field(_seat_kinds, True),
+        "options": Field(_options),
+        "hints": Field(_bool),
+        "name": _NAME,
+    },
+    "join": {
+        "invite": Field(_string(64, _ID, "an invitation code"), True),
+        "seat": Field(_int(0, 2)),
+        "name": _NAME,
+    },
+    # take up a game saved by the terminal app (only from this computer)
+    "resume": {"game": Field(_string(64, _ID, "a game id"), True)},
+    "act": {"action": Field(_text(80), True)},
+    "deal": {},  # ready for the next hand; it is dealt when every person is ready
+    "hint": {},
+    "suggest": {"action": Field(_text(80), True), "text": Field(_text(200))},
+    "ping": {},
+}
+for _schema in SCHEMAS.values():
+    _schema["seq"] = _SEQ
+
+
+def validate(raw: str | bytes) -> dict[str, Any]:
+    """Parse and check one client message; raise :class:`ProtocolError` if it is not valid."""
+    size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"a message may have at most {MAX_MESSAGE_BYTES} bytes, this one has {size}")
+    try:
+        msg = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError("bad_json", "a message must be one JSON object") from None
+    if not isinstance(msg, dict):
+        raise ProtocolError("bad_message", f"a message must be a JSON object, got {_kind(msg)}")
+    kind = msg.get("type")
+    if not isinstance(kind, str) or kind not in SCHEMAS:
+        raise ProtocolError(
+            "bad_message", f"unknown message type {_short(kind)}; types are {', '.join(sorted(SCHEMAS))}"
+        )
+    schema = SCHEMAS[kind]
+    out: dict[str, Any] = {"type": kind}
+    for name in msg:
+        if name != "type" and name not in schema:
+            allowed = ", ".join(sorted(schema)) or "none"
+            raise ProtocolError("bad_message", f"{kind}: unknown field {name[:40]!r} (fields: {allowed})")
+    for name, spec in schema.items():
+        if name not in msg:
+            if spec.required:
+                raise ProtocolError("bad_message", f"{kind}: the field {name!r} is required")
+            continue
+        try:
+            out[name] = spec.check(name, msg[name])
+        except ProtocolError as exc:
+            raise ProtocolError(exc.code, f"{kind}: {exc.message}") from None
+    return out
+
+
+def _kind(value: Any) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "true/false", type(None): "null"}.get(
+        type(value), "a number" if isinstance(value, (int, float)) else type(value).__name__
+    )
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+class RateLimiter:
+    """A token bucket: ``rate`` messages a second on average, bursts of up to ``burst``."""
+
+    def __init__(self, rate: float = 20.0, burst: float = 40.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.clock = clock
+        self.last = clock()
+
+    def allow(self) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
