@@ -1,0 +1,1425 @@
+/* Gin Rummy in the browser.
+ *
+ * The server decides everything: this page sends requests over one WebSocket (/ws) and draws the
+ * observation of its own seat that the server sends back.  The browser keeps only game ids and seat
+ * tokens (localStorage "ginrummy.seats") and display preferences ("ginrummy.prefs").
+ * Protocol: docs/web.md.
+ */
+"use strict";
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const SUIT = { c: ["♣", "clubs"], d: ["♦", "diamonds"], h: ["♥", "hearts"], s: ["♠", "spades"] };
+  const RANK_NAME = { A: "Ace", T: "10", J: "Jack", Q: "Queen", K: "King" };
+  const RANK_ORDER = "A23456789TJQK";
+  const SUIT_ORDER = "cdhs";
+  const SOLO = ["solitaire", "gin-solitaire"];
+  const VARIANT_NAME = {
+    classic: "Classic gin",
+    oklahoma: "Oklahoma gin",
+    hollywood: "Hollywood gin",
+    three: "Three-player gin",
+    solitaire: "Solitaire gin",
+    "gin-solitaire": "Gin Solitaire",
+  };
+  const CARD_TOKEN = /\b(10|[A2-9TJQK])([cdhs])\b/g;
+
+  const S = {
+    ws: null,
+    open: false,
+    queue: [],
+    retry: 0,
+    game: null,
+    seat: null,
+    token: null,
+    obs: null,
+    table: null,
+    prevHand: [],
+    selected: null,
+    sitterPick: null,
+    hint: null,
+    info: null,
+    view: null,
+    invite: null,
+    verified: {},
+  };
+
+  // ---------------------------------------------------------------- storage
+  function load(key, fallback) {
+    try {
+      const v = JSON.parse(localStorage.getItem(key));
+      return v === null || v === undefined ? fallback : v;
+    } catch (e) {
+      return fallback;
+    }
+  }
+  function store(key, value) {
+    try {
+      localStorage.setItem(key, JSON.stringify(value));
+    } catch (e) {
+      /* private mode: play on without saving */
+    }
+  }
+  const prefs = Object.assign({ four: false, large: false, contrast: false, sort: "suit" }, load("ginrummy.prefs", {}));
+  function seats() {
+    return load("ginrummy.seats", {});
+  }
+  function rememberSeat(game, data) {
+    const all = seats();
+    all[game] = Object.assign(all[game] || {}, data, { at: Date.now() });
+    store("ginrummy.seats", all);
+    store("ginrummy.current", game);
+  }
+  function forgetSeat(game) {
+    const all = seats();
+    delete all[game];
+    store("ginrummy.seats", all);
+    if (load("ginrummy.current", null) === game) store("ginrummy.current", null);
+  }
+  function commitments(game) {
+    return (seats()[game] || {}).commitments || {};
+  }
+  function rememberCommitment(game, hand, value) {
+    const all = seats();
+    if (!all[game]) return;
+    const c = all[game].commitments || {};
+    if (c[hand] === value) return;
+    c[hand] = value;
+    all[game].commitments = c;
+    store("ginrummy.seats", all);
+  }
+
+  // ---------------------------------------------------------------- small DOM helpers
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") node.className = v;
+      else if (k === "text") node.textContent = v;
+      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else node.setAttribute(k, v === true ? "" : v);
+    }
+    for (const c of children.flat()) {
+      if (c === null || c === undefined || c === false) continue;
+      node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return node;
+  }
+  function clear(node) {
+    while (node.firstChild) node.removeChild(node.firstChild);
+    return node;
+  }
+  function rankOf(card) {
+    return card[0];
+  }
+  function suitOf(card) {
+    return card[1].toLowerCase();
+  }
+  function rankLabel(r) {
+    return r === "T" ? "10" : r;
+  }
+  function cardName(card) {
+    const r = rankOf(card);
+    return `${RANK_NAME[r] || r} of ${SUIT[suitOf(card)][1]}`;
+  }
+  function cardShort(card) {
+    return rankLabel(rankOf(card)) + SUIT[suitOf(card)][0];
+  }
+  /** A card in running text: rank, suit symbol and suit letter, e.g. 7♥h. */
+  function mini(card, extra) {
+    const s = suitOf(card);
+    return el(
+      "span",
+      { class: `mini suit-${s}${extra ? " " + extra : ""}`, title: cardName(card) },
+      el("span", { "aria-hidden": "true" }, cardShort(card)),
+      el("span", { "aria-hidden": "true", class: "letter-inline" }, s),
+      el("span", { class: "visually-hidden" }, cardName(card)),
+    );
+  }
+  function minis(cards) {
+    return el("span", { class: "mini-cards" }, (cards || []).map((c) => mini(c)));
+  }
+  /** A full card face: rank, symbol and letter, so colour is never the only cue. */
+  function cardFace(card, attrs) {
+    const s = suitOf(card);
+    const node = el(
+      attrs && attrs.button === false ? "div" : "button",
+      Object.assign({ type: "button", class: `card suit-${s}`, "data-card": card }, attrs || {}),
+      el("span", { class: "rank", "aria-hidden": "true" }, rankLabel(rankOf(card))),
+      el("span", { class: "sym", "aria-hidden": "true" }, SUIT[s][0]),
+      el("span", { class: "letter", "aria-hidden": "true" }, s),
+    );
+    node.removeAttribute("button");
+    return node;
+  }
+  /** Text with card tokens (7h, Td) turned into mini cards. */
+  function richText(text) {
+    const out = [];
+    let last = 0;
+    text.replace(CARD_TOKEN, (m, r, s, offset) => {
+      out.push(text.slice(last, offset));
+      out.push(mini((r === "10" ? "T" : r) + s));
+      last = offset + m.length;
+      return m;
+    });
+    out.push(text.slice(last));
+    return out;
+  }
+  function actionLabel(action) {
+    const [kind, card] = action.split(" ");
+    const c = card ? ` ${cardShort(card)} (${card})` : "";
+    switch (kind) {
+      case "draw":
+        return "Draw from the stock";
+      case "take":
+        return "Take the " + (topDiscard() ? cardShort(topDiscard()) + ` (${topDiscard()})` : "discard");
+      case "pass":
+        return "Pass";
+      case "discard":
+        return "Discard" + c;
+      case "knock":
+        return card ? "Knock, discarding" + c : "Knock";
+      case "gin":
+        return card ? "Gin, discarding" + c : "Big gin";
+      default:
+        return action;
+    }
+  }
+  function topDiscard() {
+    const o = S.obs;
+    if (!o) return null;
+    const pile = o.discard_pile || [];
+    return pile.length ? pile[pile.length - 1] : null;
+  }
+  function name(seat) {
+    const t = S.table;
+    if (!t || !t.seats[seat]) return `Seat ${seat + 1}`;
+    const n = t.seats[seat].name;
+    return seat === S.seat && n !== "You" ? `${n} (you)` : n;
+  }
+  function isSolo() {
+    return S.obs && SOLO.includes(S.obs.variant);
+  }
+  function flash(text) {
+    const f = $("flash");
+    f.textContent = text;
+    f.hidden = !text;
+    clearTimeout(flash.timer);
+    if (text) flash.timer = setTimeout(() => (f.hidden = true), 8000);
+  }
+
+  // ---------------------------------------------------------------- connection
+  function connect() {
+    const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
+    let ws;
+    try {
+      ws = new WebSocket(url);
+    } catch (e) {
+      scheduleReconnect();
+      return;
+    }
+    S.ws = ws;
+    ws.addEventListener("open", () => {
+      S.open = true;
+      S.retry = 0;
+      $("conn").textContent = "";
+      if (S.game && S.token) ws.send(JSON.stringify({ type: "hello", game: S.game, token: S.token }));
+      const q = S.queue;
+      S.queue = [];
+      q.forEach((m) => ws.send(JSON.stringify(m)));
+    });
+    ws.addEventListener("message", (ev) => {
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch (e) {
+        return;
+      }
+      onMessage(msg);
+    });
+    ws.addEventListener("close", () => {
+      S.open = false;
+      if (S.ws === ws) scheduleReconnect();
+    });
+  }
+  function scheduleReconnect() {
+    S.retry += 1;
+    const wait = Math.min(5000, 300 * 2 ** Math.min(S.retry, 5));
+    $("conn").textContent = "Connection lost: reconnecting to the same seat…";
+    setTimeout(connect, wait);
+  }
+  function send(msg) {
+    if (S.open && S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify(msg));
+    else S.queue.push(msg);
+  }
+  function act(action) {
+    send({ type: "act", action });
+  }
+
+  function onMessage(msg) {
+    switch (msg.type) {
+      case "joined": {
+        const prev = S.game;
+        S.game = msg.game;
+        S.seat = msg.seat;
+        S.invite = msg.invite;
+        if (msg.token) S.token = msg.token;
+        rememberSeat(msg.game, { token: S.token, seat: msg.seat, variant: msg.variant, kind: msg.kind });
+        if (prev !== msg.game) {
+          S.obs = null;
+          S.selected = null;
+          S.hint = null;
+          S.prevHand = [];
+        }
+        if (location.pathname !== "/") history.replaceState(null, "", "/");
+        show("game");
+        break;
+      }
+      case "state":
+        onState(msg);
+        break;
+      case "hint":
+        S.hint = msg;
+        renderHint();
+        break;
+      case "error":
+        if (msg.code === "bad_token" || msg.code === "unknown_game") {
+          if (S.game) forgetSeat(S.game);
+          S.game = S.token = S.obs = null;
+          show("lobby");
+        }
+        flash(msg.message);
+        break;
+      default:
+        break;
+    }
+  }
+
+  function onState(msg) {
+    const before = S.obs;
+    S.prevHand = before && before.hand_number === msg.obs.hand_number ? before.hand || [] : [];
+    S.obs = msg.obs;
+    S.table = msg.table;
+    const o = S.obs;
+    if (o.next_commitment) rememberCommitment(S.game, String(o.hand_number + 1), o.next_commitment);
+    if (o.commitment && !commitments(S.game)[String(o.hand_number)]) {
+      // Joined after the deal: remember what we were shown, flagged as seen late.
+      rememberCommitment(S.game, String(o.hand_number), o.commitment);
+    }
+    if (!(o.hand || []).includes(S.selected)) S.selected = null;
+    if (!o.to_act || (before && before.phase !== o.phase)) S.hint = null;
+    if (S.view !== "game") show("game");
+    else renderGame();
+  }
+
+  // ---------------------------------------------------------------- views
+  function show(view) {
+    S.view = view;
+    for (const v of ["lobby", "join", "game", "stats"]) $(`view-${v}`).hidden = v !== view;
+    if (view === "lobby") renderLobby();
+    if (view === "game") renderGame();
+    if (view === "stats") loadStats();
+    document.title = view === "game" && S.obs ? `${VARIANT_NAME[S.obs.variant]} · Gin Rummy` : "Gin Rummy";
+  }
+
+  // ---------------------------------------------------------------- the game
+  function renderGame() {
+    const o = S.obs;
+    if (!o) {
+      $("status").textContent = "Joining the game…";
+      return;
+    }
+    renderStatus();
+    renderInvite();
+    renderOpponents();
+    renderCentre();
+    renderSitter();
+    renderSuggestion();
+    renderHand();
+    renderActions();
+    renderResult();
+    renderSheet();
+    renderFair();
+    renderLog();
+    renderHint();
+  }
+
+  function roles() {
+    return S.obs && S.obs.roles ? S.obs.roles : null;
+  }
+
+  function lastOthersMove() {
+    const h = S.obs.history || [];
+    if (!h.length) return "";
+    const last = h[h.length - 1];
+    if (last.seat === S.seat || last.seat === null) return "";
+    return `${name(last.seat)}: ${describe(last.action)}. `;
+  }
+  function describe(action) {
+    const [kind, card] = action.split(" ");
+    const c = card ? cardShort(card) + ` (${card})` : "";
+    return (
+      {
+        draw: "draws from the stock",
+        take: "takes the discard",
+        pass: "passes",
+        discard: `discards ${c}`,
+        knock: `knocks, discarding ${c}`,
+        gin: card ? `goes gin, discarding ${c}` : "goes big gin",
+        layoff: `lays off ${c}`,
+      }[kind] || action
+    );
+  }
+
+  function renderStatus() {
+    const o = S.obs;
+    const t = S.table;
+    let text;
+    if (o.game_over) {
+      const w = o.winner;
+      text = w === null || w === undefined ? "Game over: a tie." : `Game over: ${w === S.seat ? "you win" : name(w) + " wins"}.`;
+    } else if (o.phase === "deal") {
+      if (t.waiting_for && t.waiting_for.length) {
+        const n = t.waiting_for.length;
+        text = `Waiting for ${n} more ${n === 1 ? "person" : "people"} to join: share the invitation link.`;
+      } else if (o.hand_number === 0) {
+        text = "The first deal is committed (see Fair deal). Press Deal to deal it.";
+      } else {
+        text = `Hand ${o.hand_number} is over.`;
+      }
+    } else if (o.to_act) {
+      const top = topDiscard();
+      const tc = top ? `${cardShort(top)} (${top})` : "";
+      text = lastOthersMove();
+      if (o.phase === "upcard") text += `Your turn: take the upcard ${tc} or pass.`;
+      else if (o.phase === "draw") text += `Your turn: draw from the stock${o.legal_actions.includes("take") ? " or take " + tc : ""}.`;
+      else if (o.phase === "opening") text += "Your turn: declare the dealt hand or draw.";
+      else text += "Your turn: discard a card (choose it, then choose again, drag it to the pile, or press X).";
+    } else if (roles() && roles().sitter === S.seat) {
+      text = `${lastOthersMove()}You are the sitter: you see the captain's hand and may suggest; ${name(o.current_player)} is to act.`;
+    } else if (o.current_player !== null && o.current_player !== undefined) {
+      text = `${lastOthersMove()}${name(o.current_player)} is to act…`;
+    } else {
+      text = "";
+    }
+    if (t.failure) text += ` (${t.failure})`;
+    $("status").textContent = text;
+  }
+
+  function renderInvite() {
+    const box = $("invite-box");
+    const t = S.table;
+    if (!t || t.kind !== "table" || !t.invite || !(t.waiting_for || []).length) {
+      box.hidden = true;
+      return;
+    }
+    const link = `${location.origin}/join/${t.invite}`;
+    const input = el("input", { id: "invite-link", readonly: true, value: link, "aria-label": "Invitation link" });
+    clear(box).append(
+      el("p", {}, el("strong", {}, "Invite your friends: "), "send them this link. Each link opens a free seat."),
+      input,
+      " ",
+      el("button", {
+        type: "button",
+        class: "small",
+        id: "invite-copy",
+        text: "Copy",
+        onclick: () => {
+          input.select();
+          if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => document.execCommand("copy"));
+          else document.execCommand("copy");
+          flash("Invitation link copied.");
+        },
+      }),
+    );
+    box.hidden = false;
+  }
+
+  function seatBadges(i) {
+    const o = S.obs;
+    const t = S.table;
+    const out = [];
+    const seat = t.seats[i];
+    const r = roles();
+    if (r) {
+      if (r.box === i) out.push("box");
+      if (r.captain === i) out.push("captain");
+      if (r.sitter === i) out.push("sitter");
+    } else if (o.dealer === i) out.push("dealer");
+    if (seat.kind === "computer") out.push(`computer: ${seat.agent}`);
+    if (seat.kind === "open") out.push("seat open");
+    if (seat.kind === "person" && !seat.connected && i !== S.seat) out.push("away");
+    if (o.phase === "deal" && seat.ready) out.push("ready");
+    if (o.current_player === i) out.push("to act");
+    return out.map((b) => el("span", { class: "badge" }, b));
+  }
+
+  function renderOpponents() {
+    const box = clear($("opponents"));
+    const o = S.obs;
+    if (isSolo()) return;
+    const sizes = o.hand_sizes || [];
+    for (let i = 0; i < S.table.seats.length; i++) {
+      if (i === S.seat) continue;
+      const n = sizes[i] || 0;
+      const known = (o.known_cards || {})[String(i)] || [];
+      const backs = el("div", { class: "backs", role: "img", "aria-label": `${n} cards` });
+      for (let k = 0; k < n; k++) backs.append(el("span", { class: "back" }));
+      box.append(
+        el(
+          "div",
+          { class: "opponent", "data-seat": i },
+          el("div", { class: "who" }, name(i), ...seatBadges(i)),
+          n ? backs : el("div", { class: "muted" }, o.phase === "deal" ? "" : "no cards this hand"),
+          known.length ? el("div", {}, "Known to hold: ", minis(known)) : null,
+        ),
+      );
+    }
+  }
+
+  function legal() {
+    return (S.obs && S.obs.legal_actions) || [];
+  }
+  function can(action) {
+    return legal().includes(action);
+  }
+
+  function renderCentre() {
+    const box = clear($("centre"));
+    const o = S.obs;
+    if (o.phase === "deal" && !o.result) return;
+    if (isSolo()) return renderSoloCentre(box);
+    if (o.stock_size === undefined) return;
+    const stock = el(
+      "button",
+      {
+        type: "button",
+        class: "stock",
+        id: "stock",
+        disabled: !can("draw"),
+        "aria-label": `Draw from the stock (${o.stock_size} cards)`,
+        onclick: () => act("draw"),
+      },
+      `Stock ${o.stock_size}`,
+    );
+    const top = topDiscard();
+    const pileArea = el(
+      "div",
+      { class: "pile-area", id: "pile" },
+      el("span", { class: "label" }, o.phase === "upcard" ? "Upcard" : "Discard pile"),
+      top
+        ? cardFace(top, {
+            id: "pile-top",
+            disabled: !can("take"),
+            "aria-label": `${cardName(top)}, top of the discard pile${can("take") ? ": take it" : ""}`,
+            onclick: () => act("take"),
+          })
+        : el("div", { class: "empty-slot" }, "empty"),
+    );
+    dropTarget(pileArea);
+    const pile = o.discard_pile || [];
+    box.append(
+      el("div", { class: "pile-area" }, el("span", { class: "label" }, "Stock"), stock),
+      pileArea,
+      el(
+        "div",
+        { class: "pile-area" },
+        el("span", { class: "label" }, `Discards so far (${pile.length}), oldest first`),
+        minis(pile),
+        el("span", { class: "label" }, `Knock limit ${o.knock_limit}`),
+      ),
+    );
+  }
+
+  function renderSoloCentre(box) {
+    const o = S.obs;
+    const pileArea = el(
+      "div",
+      { class: "pile-area", id: "pile" },
+      el("span", { class: "label" }, o.variant === "solitaire" ? "Discard (under the joker)" : "Discard (face down)"),
+      el("div", { class: "empty-slot" }, `Deck ${o.deck_size}`),
+    );
+    dropTarget(pileArea);
+    const items = [pileArea];
+    if (o.phase === "opening" && can("draw")) {
+      items.push(el("button", { type: "button", id: "stock", class: "stock", onclick: () => act("draw") }, "Draw"));
+    }
+    if (o.joker_next_chance !== null && o.joker_next_chance !== undefined) {
+      const pct = (o.joker_next_chance * 100).toFixed(1);
+      const max = o.cards_above_joker_max;
+      items.push(
+        el(
+          "div",
+          { class: "joker-info", id: "joker-info" },
+          el("div", {}, "The joker is somewhere in the deck of ", el("strong", {}, String(o.deck_size)), " cards."),
+          el(
+            "div",
+            {},
+            "Cards left above its possible places: ",
+            el("strong", { id: "joker-above" }, `0 to ${max}`),
+            ` (${o.unseen ? o.unseen.length : max} cards you have not seen).`,
+          ),
+          el("div", {}, "Chance the joker is next: ", el("span", { class: "big", id: "joker-chance" }, `${pct}%`)),
+          meter(o.joker_next_chance),
+        ),
+      );
+    }
+    items.push(
+      el(
+        "div",
+        { class: "pile-area" },
+        el("span", { class: "label" }, `Your discards (${(o.discards || []).length})`),
+        minis(o.discards || []),
+        el("span", { class: "label" }, `Knock limit ${o.knock_limit} · draws ${o.draws}`),
+      ),
+    );
+    box.append(...items);
+  }
+
+  function meter(fraction) {
+    const ns = "http://www.w3.org/2000/svg";
+    const svg = document.createElementNS(ns, "svg");
+    svg.setAttribute("class", "meter");
+    svg.setAttribute("viewBox", "0 0 200 10");
+    svg.setAttribute("aria-hidden", "true");
+    const bg = document.createElementNS(ns, "rect");
+    bg.setAttribute("width", "200");
+    bg.setAttribute("height", "10");
+    bg.setAttribute("fill", "#ffffff");
+    const fg = document.createElementNS(ns, "rect");
+    fg.setAttribute("width", String(Math.max(2, Math.round(200 * Math.min(1, fraction * 4)))));
+    fg.setAttribute("height", "10");
+    fg.setAttribute("fill", "#c2410c");
+    svg.append(bg, fg);
+    return svg;
+  }
+
+  function dropTarget(area) {
+    area.addEventListener("dragover", (ev) => {
+      const card = S.dragging;
+      if (card && can(`discard ${card}`)) {
+        ev.preventDefault();
+        area.classList.add("drop-ok");
+      }
+    });
+    area.addEventListener("dragleave", () => area.classList.remove("drop-ok"));
+    area.addEventListener("drop", (ev) => {
+      ev.preventDefault();
+      area.classList.remove("drop-ok");
+      const card = ev.dataTransfer.getData("text/plain") || S.dragging;
+      if (card && can(`discard ${card}`)) act(`discard ${card}`);
+    });
+  }
+
+  function sortedHand(hand) {
+    const key =
+      prefs.sort === "rank"
+        ? (c) => RANK_ORDER.indexOf(rankOf(c)) * 4 + SUIT_ORDER.indexOf(suitOf(c))
+        : (c) => SUIT_ORDER.indexOf(suitOf(c)) * 13 + RANK_ORDER.indexOf(rankOf(c));
+    return [...hand].sort((a, b) => key(a) - key(b));
+  }
+
+  function renderHand() {
+    const o = S.obs;
+    const box = clear($("hand"));
+    const hand = sortedHand(o.hand || []);
+    const meldOf = {};
+    (o.melds || []).forEach((m, i) => m.forEach((c) => (meldOf[c] = i + 1)));
+    const focusable = S.selected && hand.includes(S.selected) ? S.selected : hand[0];
+    hand.forEach((card, idx) => {
+      const inMeld = meldOf[card];
+      const isNew = S.prevHand.length && !S.prevHand.includes(card);
+      const labels = [cardName(card)];
+      if (inMeld) labels.push(`in meld ${inMeld}`);
+      if (isNew) labels.push("just drawn");
+      const node = cardFace(card, {
+        class: `card suit-${suitOf(card)}${inMeld ? " in-meld" : ""}${isNew ? " new-card" : ""}`,
+        "aria-pressed": S.selected === card ? "true" : "false",
+        "aria-label": labels.join(", "),
+        tabindex: card === focusable ? "0" : "-1",
+        draggable: "true",
+        "data-index": String(idx + 1),
+      });
+      if (inMeld) node.append(el("span", { class: "tag", "aria-hidden": "true" }, `M${inMeld}`));
+      node.addEventListener("click", () => clickCard(card));
+      node.addEventListener("keydown", (ev) => handKey(ev, card, hand));
+      node.addEventListener("dragstart", (ev) => {
+        S.dragging = card;
+        ev.dataTransfer.setData("text/plain", card);
+        ev.dataTransfer.effectAllowed = "move";
+        node.classList.add("dragging");
+      });
+      node.addEventListener("dragend", () => {
+        S.dragging = null;
+        node.classList.remove("dragging");
+      });
+      box.append(node);
+    });
+    if (!hand.length) box.append(el("p", {}, o.phase === "deal" ? "" : "You hold no cards this hand."));
+    const dw = o.deadwood;
+    $("deadwood").textContent = dw === undefined ? "" : `Deadwood: ${dw}`;
+    const melds = $("melds");
+    clear(melds);
+    if ((o.melds || []).length) {
+      melds.append("Melds: ");
+      o.melds.forEach((m, i) => melds.append(el("span", { class: "meld-list" }, `M${i + 1} `, minis(m), " ")));
+    }
+    const sortBtn = $("sort-toggle");
+    sortBtn.textContent = prefs.sort === "rank" ? "Sort by suit" : "Sort by rank";
+    sortBtn.setAttribute("aria-pressed", "false");
+  }
+
+  function clickCard(card) {
+    const o = S.obs;
+    if (S.selected === card && o.to_act && can(`discard ${card}`)) {
+      S.selected = null;
+      act(`discard ${card}`);
+      return;
+    }
+    S.selected = S.selected === card ? null : card;
+    renderHand();
+    renderActions();
+    const node = document.querySelector(`#hand .card[data-card="${card}"]`);
+    if (node) node.focus();
+  }
+
+  function handKey(ev, card, hand) {
+    const i = hand.indexOf(card);
+    let j = null;
+    if (ev.key === "ArrowRight" || ev.key === "ArrowDown") j = Math.min(hand.length - 1, i + 1);
+    else if (ev.key === "ArrowLeft" || ev.key === "ArrowUp") j = Math.max(0, i - 1);
+    else if (ev.key === "Home") j = 0;
+    else if (ev.key === "End") j = hand.length - 1;
+    if (j === null) return;
+    ev.preventDefault();
+    const nodes = document.querySelectorAll("#hand .card");
+    nodes.forEach((n, k) => n.setAttribute("tabindex", k === j ? "0" : "-1"));
+    nodes[j].focus();
+  }
+
+  function renderActions() {
+    const box = clear($("actions"));
+    const note = clear($("knock-note"));
+    const o = S.obs;
+    const t = S.table;
+    const L = legal();
+    const btn = (action, cls, id) =>
+      el("button", { type: "button", class: cls || "", id: id || null, "data-action": action, onclick: () => act(action) }, actionLabel(action));
+    if (o.game_over) {
+      box.append(el("button", { type: "button", class: "primary", id: "new-game", onclick: () => show("lobby") }, "New game"));
+    } else if (o.phase === "deal") {
+      const me = t.seats[S.seat];
+      const waiting = (t.waiting_for || []).length > 0;
+      const label = o.hand_number === 0 ? "Deal the first hand" : `Deal hand ${o.hand_number + 1}`;
+      const people = t.seats.filter((s) => s.kind === "person" || s.kind === "open").length;
+      if (people > 1 && me && me.ready) {
+        box.append(el("span", {}, "You are ready; waiting for the others…"));
+      } else {
+        box.append(
+          el(
+            "button",
+            { type: "button", class: "primary", id: "deal", disabled: waiting, onclick: () => send({ type: "deal" }) },
+            people > 1 ? `${label} (ready)` : label,
+          ),
+        );
+      }
+    } else if (o.to_act) {
+      for (const a of L) {
+        if (a === "draw" || a === "take" || a === "pass") box.append(btn(a, a === "draw" ? "primary" : "", `act-${a}`));
+      }
+      if (o.phase === "opening") {
+        for (const a of L) if (a === "knock" || a === "gin") box.append(btn(a, a, `act-${a}`));
+      }
+      if (o.phase === "discard") {
+        const sel = S.selected;
+        if (sel) {
+          if (can(`discard ${sel}`)) box.append(btn(`discard ${sel}`, "primary", "act-discard"));
+          if (can(`knock ${sel}`)) box.append(btn(`knock ${sel}`, "knock", "act-knock"));
+          if (can(`gin ${sel}`)) box.append(btn(`gin ${sel}`, "gin", "act-gin"));
+          if (!can(`discard ${sel}`) && !can(`knock ${sel}`) && !can(`gin ${sel}`)) {
+            box.append(el("span", {}, `${cardShort(sel)} (${sel}) cannot be discarded now (it was just taken).`));
+          }
+        } else {
+          box.append(el("span", {}, "Choose a card to discard."));
+        }
+        if (can("gin")) box.append(btn("gin", "gin", "act-big-gin"));
+        const gins = L.filter((a) => a.startsWith("gin ")).map((a) => a.split(" ")[1]);
+        const knocks = L.filter((a) => a.startsWith("knock ")).map((a) => a.split(" ")[1]);
+        if (gins.length) note.append("Gin! Discard ", minis(gins), " to go gin. ");
+        if (knocks.length) note.append("You may knock by discarding ", minis(knocks), ".");
+      }
+    }
+    const r = roles();
+    const sitterTurn = r && r.sitter === S.seat && o.current_player === r.captain;
+    if (t.hints && !o.game_over && o.phase !== "deal" && (o.to_act || sitterTurn)) {
+      box.append(el("button", { type: "button", id: "hint", onclick: () => send({ type: "hint" }) }, "Hint"));
+    }
+  }
+
+  function renderHint() {
+    const box = $("hint-box");
+    const h = S.hint;
+    if (!h || !S.obs) {
+      box.hidden = true;
+      return;
+    }
+    const list = el("ol", {});
+    (h.ranked || []).slice(0, 5).forEach(([a, v]) => list.append(el("li", {}, richText(`${a}: ${v}`))));
+    clear(box).append(
+      el("strong", {}, "Hint: "),
+      ...richText(h.best),
+      h.why ? el("p", {}, ...richText(h.why)) : null,
+      (h.ranked || []).length ? el("details", {}, el("summary", {}, "Options ranked"), list) : null,
+    );
+    box.hidden = false;
+  }
+
+  function renderSitter() {
+    const box = $("sitter-box");
+    const o = S.obs;
+    const r = roles();
+    if (!r || r.sitter !== S.seat || !o.captain_hand || o.phase === "deal") {
+      box.hidden = true;
+      return;
+    }
+    const hand = sortedHand(o.captain_hand);
+    const cards = el("div", { class: "hand", role: "group", "aria-label": "The captain's hand" });
+    hand.forEach((c) => {
+      const node = cardFace(c, {
+        "aria-pressed": S.sitterPick === c ? "true" : "false",
+        "aria-label": `${cardName(c)} (captain's card)`,
+        onclick: () => {
+          S.sitterPick = S.sitterPick === c ? null : c;
+          renderSitter();
+        },
+      });
+      cards.append(node);
+    });
+    const captainToAct = o.current_player === r.captain;
+    const noteInput = el("input", { id: "suggest-note", maxlength: "200", "aria-label": "A note for the captain (optional)", placeholder: "A note (optional)" });
+    const suggest = (action) => send({ type: "suggest", action, text: noteInput.value || "" });
+    const buttons = el("div", { class: "actions" });
+    if (captainToAct) {
+      const pick = S.sitterPick;
+      if (o.phase === "upcard") buttons.append(sbtn("take", suggest), sbtn("pass", suggest));
+      else if (o.phase === "draw") buttons.append(sbtn("draw", suggest), sbtn("take", suggest));
+      else if (pick) buttons.append(sbtn(`discard ${pick}`, suggest), sbtn(`knock ${pick}`, suggest), sbtn(`gin ${pick}`, suggest));
+      else buttons.append(el("span", {}, "Choose one of the captain's cards to suggest a discard."));
+    } else buttons.append(el("span", {}, "You can suggest when the captain is to act."));
+    clear(box).append(
+      el("h3", {}, "You are the sitter: the captain's hand"),
+      cards,
+      el("p", {}, "The captain decides; your suggestion is shown to the captain only."),
+      noteInput,
+      buttons,
+      S.table.suggestion ? el("p", {}, "Your suggestion: ", ...richText(S.table.suggestion.action)) : null,
+    );
+    box.hidden = false;
+  }
+  function sbtn(action, fn) {
+    return el("button", { type: "button", class: "small", "data-suggest": action, onclick: () => fn(action) }, "Suggest: " + describeShort(action));
+  }
+  function describeShort(action) {
+    const [kind, card] = action.split(" ");
+    return card ? `${kind} ${cardShort(card)} (${card})` : kind;
+  }
+
+  function renderSuggestion() {
+    const box = $("suggestion-box");
+    const r = roles();
+    const sug = S.table && S.table.suggestion;
+    if (!r || !sug || r.captain !== S.seat) {
+      box.hidden = true;
+      return;
+    }
+    clear(box).append(
+      el("strong", {}, `${name(sug.from)} (sitter) suggests: `),
+      ...richText(sug.action),
+      sug.text ? el("span", {}, " — ", sug.text) : null,
+      el("span", {}, " You decide."),
+    );
+    box.hidden = false;
+  }
+
+  function renderResult() {
+    const box = $("result");
+    const o = S.obs;
+    const res = o.result;
+    if (!res || (o.phase !== "deal" && o.phase !== "over")) {
+      box.hidden = true;
+      return;
+    }
+    clear(box);
+    const titles = {
+      gin: "gin",
+      "big-gin": "big gin",
+      knock: "a knock",
+      undercut: "an undercut",
+      joker: "the joker",
+      draw: "a void hand (the wall)",
+      redeal: "a redeal",
+    };
+    box.append(el("h3", { id: "result-title" }, `Hand ${o.hand_number}: ${titles[res.result] || res.result}`));
+    if (res.knocker !== null && res.knocker !== undefined && (res.knocker_melds || []).length + (res.knocker_unmatched || []).length) {
+      const kn = isSolo() ? "You" : name(res.knocker);
+      box.append(spread(`${kn}: melds`, res.knocker_melds, res.knocker_unmatched, []));
+      if (!isSolo()) {
+        const defender = [0, 1, 2].find((i) => i !== res.knocker && (res.deadwood[i] !== undefined) && activeSeat(i));
+        const dn = defender === undefined ? "Defender" : name(defender);
+        box.append(spread(`${dn}: melds`, res.defender_melds, res.defender_unmatched, res.laid_off));
+        if ((res.laid_off || []).length) {
+          box.append(el("p", { class: "laid-note" }, `${dn} laid off `, minis(res.laid_off), ` on ${kn === "You" ? "your" : kn + "'s"} melds, so those cards do not count as deadwood.`));
+        }
+      }
+    }
+    if (res.counted_cards && res.counted_cards.length) {
+      box.append(el("p", {}, `Cards turned before the joker (${res.counted}): `, minis(res.counted_cards)));
+    }
+    const ex = el("ul", { class: "explain" });
+    (res.explanation || []).forEach((line) => ex.append(el("li", {}, ...richText(line))));
+    box.append(ex);
+    const pts = (res.points || []).map((p, i) => `${name(i)} ${p}`).join(" · ");
+    box.append(el("p", {}, el("strong", {}, "Points this hand: "), pts));
+    if (o.game_over) {
+      const ft = o.final_totals || o.totals;
+      box.append(el("p", { id: "final" }, el("strong", {}, "Final totals with bonuses: "), ft.map((p, i) => `${name(i)} ${p}`).join(" · ")));
+    }
+    box.hidden = false;
+  }
+  function activeSeat(i) {
+    const r = roles();
+    if (!r) return true;
+    return i === r.box || i === r.captain;
+  }
+  function spread(title, melds, unmatched, laid) {
+    const row = el("div", { class: "spread" }, el("span", { class: "lbl" }, title));
+    (melds || []).forEach((m) => row.append(el("span", { class: "group" }, m.map((c) => mini(c)))));
+    if ((laid || []).length) row.append(el("span", { class: "group laid", title: "laid off" }, el("span", { class: "lbl" }, "laid off: "), laid.map((c) => mini(c))));
+    row.append(el("span", { class: "lbl" }, "deadwood: "), (unmatched || []).length ? minis(unmatched) : "none");
+    return row;
+  }
+
+  function renderSheet() {
+    const box = clear($("sheet"));
+    const o = S.obs;
+    const t = S.table;
+    const n = t.seats.length;
+    const head = el("tr", {}, el("th", { scope: "col" }, "Hand"), ...t.seats.map((s, i) => el("th", { scope: "col" }, name(i))));
+    const body = el("tbody", {});
+    (t.sheet || []).forEach((h) => {
+      body.append(el("tr", {}, el("th", { scope: "row" }, `${h.hand} ${h.result}`), ...h.points.map((p) => el("td", {}, p ? String(p) : "–"))));
+    });
+    const foot = el(
+      "tfoot",
+      {},
+      el("tr", {}, el("th", { scope: "row" }, "Total"), ...o.totals.map((p) => el("td", {}, String(p)))),
+      el("tr", {}, el("th", { scope: "row" }, "Hands won"), ...o.hands_won.map((p) => el("td", {}, String(p)))),
+    );
+    if (o.game_over && o.final_totals) {
+      foot.append(el("tr", {}, el("th", { scope: "row" }, "Final with bonuses"), ...o.final_totals.map((p) => el("td", {}, String(p)))));
+    }
+    box.append(el("table", { class: "sheet", id: "sheet-table" }, el("caption", { class: "visually-hidden" }, "Points of each hand"), el("thead", {}, head), body, foot));
+    if (o.hollywood) {
+      const hw = o.hollywood;
+      const hhead = el("tr", {}, el("th", { scope: "col" }, "Game"), ...t.seats.slice(0, n).map((s) => el("th", { scope: "col" }, s.name)), el("th", { scope: "col" }, "State"));
+      const hbody = el("tbody", {});
+      hw.games.forEach((g, k) => {
+        hbody.append(
+          el("tr", {}, el("th", { scope: "row" }, `Game ${k + 1}`), ...g.map((p) => el("td", {}, p === null ? "–" : String(p))), el("td", {}, hw.closed[k] ? "closed" : "open")),
+        );
+      });
+      box.append(el("h4", {}, "Hollywood: three games"), el("table", { class: "sheet", id: "hollywood-table" }, el("thead", {}, hhead), hbody));
+    }
+  }
+
+  async function sha256hex(text) {
+    if (!(window.crypto && crypto.subtle)) return null;
+    const buf = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+    return Array.from(new Uint8Array(buf))
+      .map((b) => b.toString(16).padStart(2, "0"))
+      .join("");
+  }
+
+  function renderFair() {
+    const box = clear($("fair"));
+    const o = S.obs;
+    const seen = commitments(S.game);
+    if (o.commitment) {
+      const before = seen[String(o.hand_number)];
+      box.append(
+        el("p", {}, `Hand ${o.hand_number} was dealt from the seed committed to before the deal:`),
+        el("code", { class: "hash", id: "commitment" }, o.commitment),
+      );
+      if (before && before !== o.commitment) box.append(el("p", { class: "ok" }, "Warning: this is not the commitment shown before the deal!"));
+      else if (before) box.append(el("p", {}, "Same as shown before the deal."));
+    }
+    if (o.revealed_seed && o.commitment) {
+      const key = `${S.game}:${o.hand_number}`;
+      const out = el("p", { id: "verify" }, "Checking the seed…");
+      box.append(el("p", {}, "The seed, revealed after the hand:"), el("code", { class: "hash", id: "revealed-seed" }, o.revealed_seed), out);
+      const text = `ginrummy-deal/1:${o.hand_number}:${o.revealed_seed}`;
+      const finish = (digest) => {
+        if (digest === null) out.textContent = "Check it with: ginrummy verify (SHA-256 of " + text.slice(0, 24) + "…).";
+        else if (digest === o.commitment) out.textContent = "✓ Verified: SHA-256 of the seed matches the commitment.";
+        else out.textContent = "✗ The seed does not match the commitment!";
+      };
+      if (key in S.verified) finish(S.verified[key]);
+      else
+        sha256hex(text).then((d) => {
+          S.verified[key] = d;
+          if (S.obs === o) finish(d);
+        });
+    }
+    if (o.next_commitment) {
+      box.append(el("p", {}, `The next deal (hand ${o.hand_number + 1}) is committed to:`), el("code", { class: "hash", id: "next-commitment" }, o.next_commitment));
+    }
+    if (!box.firstChild) box.append(el("p", {}, "Each deal's seed is committed to before the deal and revealed after it."));
+  }
+
+  function renderLog() {
+    const box = clear($("log"));
+    for (const h of S.obs.history || []) {
+      box.append(el("li", {}, `${h.seat === null ? "" : name(h.seat) + ": "}`, ...richText(describe(h.action))));
+    }
+  }
+
+  // ---------------------------------------------------------------- lobby
+  async function loadInfo() {
+    if (S.info) return S.info;
+    const r = await fetch("/api/info");
+    S.info = await r.json();
+    return S.info;
+  }
+
+  async function renderLobby() {
+    const info = await loadInfo().catch(() => null);
+    if (info) {
+      fillOpponents(info);
+      fillOptions(info);
+      fillTableSeats(info);
+    }
+    renderCurrent();
+    loadSaved(info);
+  }
+
+  function fillOpponents(info) {
+    const v = $("new-variant").value;
+    const sel = clear($("new-opponent"));
+    const agents = info.variants[v].agents;
+    const solo = SOLO.includes(v);
+    $("new-opponent").hidden = solo;
+    $("new-opponent-label").hidden = solo;
+    for (const a of agents) sel.append(el("option", { value: a, selected: a === info.variants[v].default_agent }, a));
+  }
+
+  function fillOptions(info) {
+    const v = $("new-variant").value;
+    const box = clear($("new-options"));
+    for (const opt of info.variants[v].options) {
+      const id = `opt-${opt.name}`;
+      let input;
+      if (typeof opt.default === "boolean") {
+        input = el("input", { type: "checkbox", id, "data-opt": opt.name, checked: opt.default });
+      } else if (opt.choices && opt.choices.length) {
+        input = el("select", { id, "data-opt": opt.name }, opt.choices.map((c) => el("option", { value: c, selected: c === opt.default }, String(c))));
+      } else {
+        input = el("input", { type: "number", id, "data-opt": opt.name, value: String(opt.default), min: "0", step: "1" });
+      }
+      box.append(el("div", { class: "opt" }, el("label", { for: id }, opt.name.replace(/_/g, " ")), input, el("small", {}, opt.doc)));
+    }
+  }
+
+  function readOptions(info) {
+    const v = $("new-variant").value;
+    const out = {};
+    for (const opt of info.variants[v].options) {
+      const input = document.querySelector(`[data-opt="${opt.name}"]`);
+      if (!input) continue;
+      let value;
+      if (input.type === "checkbox") value = input.checked;
+      else if (input.type === "number") value = parseInt(input.value, 10);
+      else value = input.value;
+      if (value !== opt.default && !(typeof value === "number" && Number.isNaN(value))) out[opt.name] = value;
+    }
+    return out;
+  }
+
+  function fillTableSeats(info) {
+    const v = $("table-variant").value;
+    const box = clear($("table-seats"));
+    const n = v === "three" ? 3 : 2;
+    for (let i = 2; i <= n; i++) {
+      const id = `table-seat-${i}`;
+      const sel = el("select", { id, "data-seat": String(i) }, el("option", { value: "person" }, "A friend (invite)"));
+      for (const a of info.variants[v].agents) sel.append(el("option", { value: a }, `Computer: ${a}`));
+      box.append(el("label", { for: id }, `Seat ${i}`), sel);
+    }
+  }
+
+  function renderCurrent() {
+    const box = clear($("current-box"));
+    const all = seats();
+    const ids = Object.keys(all).sort((a, b) => (all[b].at || 0) - (all[a].at || 0)).slice(0, 8);
+    if (!ids.length) {
+      box.append(el("p", {}, "Games you play in this browser appear here."));
+      return;
+    }
+    const list = el("ul", { class: "saved" });
+    for (const id of ids) {
+      const g = all[id];
+      list.append(
+        el(
+          "li",
+          {},
+          el("span", {}, `${VARIANT_NAME[g.variant] || g.variant}${g.kind === "table" ? " (table)" : ""} · ${new Date(g.at).toLocaleString()}`),
+          el(
+            "span",
+            {},
+            el("button", { type: "button", class: "small", "data-continue": id, onclick: () => continueGame(id) }, "Continue"),
+            " ",
+            el("button", { type: "button", class: "small", "aria-label": `Forget the game of ${new Date(g.at).toLocaleString()}`, onclick: () => { forgetSeat(id); renderCurrent(); } }, "Forget"),
+          ),
+        ),
+      );
+    }
+    box.append(list);
+  }
+
+  async function loadSaved(info) {
+    const list = clear($("saved-list"));
+    if (!info || !info.owner) return;
+    let data;
+    try {
+      const r = await fetch("/api/saved");
+      if (!r.ok) return;
+      data = await r.json();
+    } catch (e) {
+      return;
+    }
+    const mine = seats();
+    const games = data.games.filter((g) => !mine[g.id]);
+    if (!games.length) return;
+    list.append(el("li", {}, el("strong", {}, "Saved on this computer (also from the terminal app)")));
+    for (const g of games) {
+      list.append(
+        el(
+          "li",
+          {},
+          el("span", {}, `${VARIANT_NAME[g.variant] || g.variant}: ${g.players.join(" v ")} · hand ${g.hand_number} · ${g.totals.join("–")}`),
+          el("button", { type: "button", class: "small", onclick: () => send({ type: "resume", game: g.id }) }, "Resume"),
+        ),
+      );
+    }
+  }
+
+  function continueGame(id) {
+    const g = seats()[id];
+    if (!g) return;
+    S.game = id;
+    S.token = g.token;
+    S.obs = null;
+    store("ginrummy.current", id);
+    send({ type: "hello", game: id, token: g.token });
+  }
+
+  // ---------------------------------------------------------------- statistics
+  async function loadStats() {
+    const box = clear($("stats"));
+    box.append(el("p", {}, "Loading…"));
+    let data;
+    try {
+      const r = await fetch("/api/stats");
+      if (r.status === 403) {
+        clear(box).append(el("p", {}, "Statistics are shown on the computer that runs the server."));
+        return;
+      }
+      data = await r.json();
+    } catch (e) {
+      clear(box).append(el("p", {}, "Could not load the statistics."));
+      return;
+    }
+    clear(box);
+    const variants = Object.keys(data.variants || {});
+    if (!variants.length) {
+      box.append(el("p", {}, "No finished games yet. Finish a game and its figures appear here."));
+      return;
+    }
+    const grid = el("div", { class: "stats-grid" });
+    for (const v of variants) {
+      const s = data.variants[v];
+      const hist = (data.history || {})[v] || [];
+      const figs = el(
+        "dl",
+        { class: "stat-figures" },
+        fig("Games", s.games),
+        fig("Wins", s.wins),
+        fig("Win rate", `${Math.round(s.win_rate * 100)}%`),
+        fig("Hands", s.hands),
+        fig("Points per hand", s.points_per_hand.toFixed(2)),
+        s.accuracy !== null && s.accuracy !== undefined ? fig("Accuracy", `${Math.round(s.accuracy * 100)}%`) : null,
+      );
+      const panel = el("section", { class: "panel", "aria-labelledby": `stats-${v}` }, el("h3", { id: `stats-${v}` }, VARIANT_NAME[v] || v), figs);
+      panel.append(
+        el("h4", {}, "Running average: points per hand (yours minus your opponents')"),
+        lineChart(s.running_average, { label: `Running average of points per hand over ${s.running_average.length} games` }),
+      );
+      if (hist.length) {
+        const margins = hist.map((g) => {
+          const ft = g.final_totals || [];
+          const mine = ft[g.player_seat] || 0;
+          const best = Math.max(...ft.filter((_, i) => i !== g.player_seat), 0);
+          return { value: mine - best, won: g.won };
+        });
+        panel.append(el("h4", {}, "Each game: your final margin (won ▲ / lost ▼)"), barChart(margins, `Final margins of ${margins.length} games: ${margins.filter((m) => m.won).length} won`));
+      }
+      if ((s.accuracy_history || []).length) {
+        panel.append(
+          el("h4", {}, "Accuracy"),
+          lineChart(s.accuracy_history.map((a) => a * 100), { label: `Accuracy over ${s.accuracy_history.length} analysed games`, percent: true }),
+        );
+      }
+      grid.append(panel);
+    }
+    box.append(grid);
+  }
+  function fig(label, value) {
+    return el("div", {}, el("dt", {}, label), el("dd", {}, String(value)));
+  }
+
+  const NS = "http://www.w3.org/2000/svg";
+  function svgEl(tag, attrs, text) {
+    const n = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) n.setAttribute(k, String(v));
+    if (text !== undefined) n.textContent = text;
+    return n;
+  }
+  function chartFrame(label, W, H) {
+    const svg = svgEl("svg", { class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": label });
+    svg.append(svgEl("title", {}, label));
+    return svg;
+  }
+  function lineChart(values, { label, percent }) {
+    const W = 420,
+      H = 180,
+      L = 44,
+      R = 12,
+      T = 12,
+      B = 26;
+    const svg = chartFrame(label + (values.length ? `, latest ${values[values.length - 1].toFixed(1)}${percent ? "%" : ""}` : ""), W, H);
+    if (!values.length) return svg;
+    let lo = Math.min(0, ...values),
+      hi = Math.max(0, ...values);
+    if (hi === lo) hi = lo + 1;
+    const x = (i) => L + (values.length === 1 ? (W - L - R) / 2 : (i * (W - L - R)) / (values.length - 1));
+    const y = (v) => T + ((hi - v) * (H - T - B)) / (hi - lo);
+    svg.append(svgEl("line", { class: "axis", x1: L, y1: T, x2: L, y2: H - B }));
+    svg.append(svgEl("line", { class: "axis", x1: L, y1: y(0), x2: W - R, y2: y(0) }));
+    for (const v of [lo, hi]) {
+      svg.append(svgEl("line", { class: "grid", x1: L, y1: y(v), x2: W - R, y2: y(v) }));
+      svg.append(svgEl("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end" }, `${v.toFixed(1)}${percent ? "%" : ""}`));
+    }
+    svg.append(svgEl("text", { x: L, y: H - 6 }, "game 1"));
+    svg.append(svgEl("text", { x: W - R, y: H - 6, "text-anchor": "end" }, `game ${values.length}`));
+    const d = values.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+    svg.append(svgEl("path", { class: "line", d }));
+    values.forEach((v, i) => svg.append(svgEl("circle", { class: "dot", cx: x(i), cy: y(v), r: 3 })));
+    return svg;
+  }
+  function barChart(items, label) {
+    const W = 420,
+      H = 160,
+      L = 44,
+      R = 12,
+      T = 12,
+      B = 12;
+    const svg = chartFrame(label, W, H);
+    if (!items.length) return svg;
+    const vals = items.map((m) => m.value);
+    let lo = Math.min(0, ...vals),
+      hi = Math.max(0, ...vals);
+    if (hi === lo) hi = lo + 1;
+    const y = (v) => T + ((hi - v) * (H - T - B)) / (hi - lo);
+    const bw = (W - L - R) / items.length;
+    items.forEach((m, i) => {
+      const y0 = y(0),
+        y1 = y(m.value);
+      const rect = svgEl("rect", {
+        class: m.won ? "win" : "loss",
+        x: L + i * bw + bw * 0.15,
+        width: Math.max(1, bw * 0.7),
+        y: Math.min(y0, y1),
+        height: Math.max(1, Math.abs(y1 - y0)),
+      });
+      rect.append(svgEl("title", {}, `game ${i + 1}: ${m.won ? "won" : "lost"} by ${Math.abs(m.value)}`));
+      svg.append(rect);
+    });
+    svg.append(svgEl("line", { class: "axis", x1: L, y1: y(0), x2: W - R, y2: y(0) }));
+    svg.append(svgEl("text", { x: L - 4, y: y(hi) + 4, "text-anchor": "end" }, String(hi)));
+    svg.append(svgEl("text", { x: L - 4, y: y(lo) + 4, "text-anchor": "end" }, String(lo)));
+    return svg;
+  }
+
+  // ---------------------------------------------------------------- preferences and keys
+  function applyPrefs() {
+    document.body.classList.toggle("four-colour", !!prefs.four);
+    document.body.classList.toggle("large", !!prefs.large);
+    document.body.classList.toggle("contrast", !!prefs.contrast);
+    $("pref-four").setAttribute("aria-pressed", String(!!prefs.four));
+    $("pref-large").setAttribute("aria-pressed", String(!!prefs.large));
+    $("pref-contrast").setAttribute("aria-pressed", String(!!prefs.contrast));
+    store("ginrummy.prefs", prefs);
+  }
+
+  function onKey(ev) {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const tag = (ev.target && ev.target.tagName) || "";
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+    if ($("help").open) return;
+    if (ev.key === "?") {
+      ev.preventDefault();
+      $("help").showModal();
+      return;
+    }
+    if (S.view !== "game" || !S.obs) return;
+    const o = S.obs;
+    const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+    const order = "1234567890-";
+    const hand = sortedHand(o.hand || []);
+    const sel = S.selected;
+    const tryAct = (a) => {
+      if (can(a)) {
+        ev.preventDefault();
+        if (a.startsWith("discard") || a.startsWith("knock") || a.startsWith("gin")) S.selected = null;
+        act(a);
+        return true;
+      }
+      return false;
+    };
+    if (order.includes(key) && key.length === 1) {
+      const i = order.indexOf(key);
+      if (i < hand.length) {
+        ev.preventDefault();
+        S.selected = hand[i];
+        renderHand();
+        renderActions();
+        const node = document.querySelector(`#hand .card[data-card="${hand[i]}"]`);
+        if (node) node.focus();
+      }
+      return;
+    }
+    switch (key) {
+      case "d":
+        tryAct("draw");
+        break;
+      case "t":
+        tryAct("take");
+        break;
+      case "p":
+        tryAct("pass");
+        break;
+      case "x":
+      case "Delete":
+        if (sel) tryAct(`discard ${sel}`);
+        break;
+      case "k":
+        if (!(sel && tryAct(`knock ${sel}`))) tryAct("knock");
+        break;
+      case "g":
+        if (!(sel && tryAct(`gin ${sel}`))) tryAct("gin");
+        break;
+      case "h":
+        if ($("hint")) {
+          ev.preventDefault();
+          send({ type: "hint" });
+        }
+        break;
+      case "n":
+        if ($("deal") && !$("deal").disabled) {
+          ev.preventDefault();
+          send({ type: "deal" });
+        }
+        break;
+      case "s":
+        ev.preventDefault();
+        toggleSort();
+        break;
+      default:
+        break;
+    }
+  }
+  function toggleSort() {
+    prefs.sort = prefs.sort === "rank" ? "suit" : "rank";
+    store("ginrummy.prefs", prefs);
+    if (S.obs) {
+      renderHand();
+      renderSitter();
+    }
+  }
+
+  // ---------------------------------------------------------------- start
+  function start() {
+    applyPrefs();
+    $("pref-four").addEventListener("click", () => { prefs.four = !prefs.four; applyPrefs(); });
+    $("pref-large").addEventListener("click", () => { prefs.large = !prefs.large; applyPrefs(); });
+    $("pref-contrast").addEventListener("click", () => { prefs.contrast = !prefs.contrast; applyPrefs(); });
+    $("nav-play").addEventListener("click", () => show(S.game && S.obs ? "game" : "lobby"));
+    $("nav-stats").addEventListener("click", () => show("stats"));
+    $("nav-help").addEventListener("click", () => $("help").showModal());
+    $("home-link").addEventListener("click", (ev) => {
+      ev.preventDefault();
+      show("lobby");
+    });
+    $("leave").addEventListener("click", () => show("lobby"));
+    $("sort-toggle").addEventListener("click", toggleSort);
+    $("new-variant").addEventListener("change", () => S.info && (fillOpponents(S.info), fillOptions(S.info)));
+    $("table-variant").addEventListener("change", () => S.info && fillTableSeats(S.info));
+    $("form-new").addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const info = await loadInfo();
+      const v = $("new-variant").value;
+      const msg = { type: "new", variant: v };
+      if (!SOLO.includes(v) && $("new-opponent").value) msg.opponent = $("new-opponent").value;
+      const nm = $("new-name").value.trim();
+      if (nm) msg.name = nm;
+      const opts = readOptions(info);
+      if (Object.keys(opts).length) msg.options = opts;
+      send(msg);
+    });
+    $("form-table").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const others = Array.from(document.querySelectorAll("#table-seats select")).map((s) => s.value);
+      const msg = { type: "create_table", variant: $("table-variant").value, seats: others, hints: $("table-hints").checked };
+      const nm = $("table-name").value.trim();
+      if (nm) msg.name = nm;
+      send(msg);
+    });
+    $("form-join").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const msg = { type: "join", invite: S.joinCode };
+      const nm = $("join-name").value.trim();
+      if (nm) msg.name = nm;
+      send(msg);
+    });
+    document.addEventListener("keydown", onKey);
+
+    const m = location.pathname.match(/^\/join\/([A-Za-z0-9_-]{1,64})$/);
+    const current = load("ginrummy.current", null);
+    const known = current ? seats()[current] : null;
+    if (m) {
+      S.joinCode = m[1];
+      show("join");
+    } else if (location.pathname === "/stats") {
+      show("stats");
+    } else if (known) {
+      S.game = current;
+      S.token = known.token;
+      show("game");
+    } else {
+      show("lobby");
+    }
+    connect();
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
