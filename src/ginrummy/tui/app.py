@@ -1,0 +1,178 @@
+"""The terminal app (Textual): ``ginrummy`` with no arguments, or ``ginrummy play``.
+
+>>> app = GinRummyApp(store=None, computer_delay=0)   # doctest: +SKIP
+>>> app.run()                                         # doctest: +SKIP
+
+Hidden options for tests and demonstrations: ``deal_seed`` makes every deal reproducible, and
+``start`` (a dict for :func:`ginrummy.plain.make_session`) opens a game at once.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, ClassVar
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.theme import Theme
+
+from ..errors import StoreError
+from ..plain import make_session
+from ..session import Session
+from ..store import Store, new_game_id
+from .screens import GameScreen, StartScreen, StoreErrorScreen
+
+__all__ = ["HIGH_CONTRAST", "GinRummyApp"]
+
+HIGH_CONTRAST = Theme(
+    name="ginrummy-high-contrast",
+    primary="#ffff00",
+    secondary="#00ffff",
+    accent="#ffff00",
+    warning="#ffaf00",
+    error="#ff5f5f",
+    success="#00ff5f",
+    foreground="#ffffff",
+    background="#000000",
+    surface="#000000",
+    panel="#1c1c1c",
+    boost="#303030",
+    dark=True,
+)
+_UNSET: Any = object()
+
+
+class GinRummyApp(App[int]):
+    """Play every variant; games are saved after every action and resume exactly where they were."""
+
+    CSS_PATH = "ginrummy.tcss"
+    TITLE = "ginrummy"
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+c", "quit", "Quit", show=False, priority=True)]
+
+    def __init__(
+        self,
+        *,
+        data_dir: str | os.PathLike[str] | None = None,
+        store: Store | None = _UNSET,
+        new_database: bool = False,
+        variant: str | None = None,
+        four_colour: bool = False,
+        large: bool = False,
+        high_contrast: bool = False,
+        computer_delay: float = 0.6,
+        deal_seed: int | None = None,
+        start: dict[str, Any] | None = None,
+        resume: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.data_dir = data_dir
+        self._given_store = store
+        self.store: Store | None = None
+        self.new_database = new_database
+        self.initial_variant = variant
+        self.four_colour = four_colour
+        self.large = large
+        self.high_contrast = high_contrast
+        self.computer_delay = computer_delay
+        self.deal_seed = deal_seed
+        self.start_game = start
+        self.resume_id = resume
+        self.store_error: str | None = None
+
+    # -- start-up --------------------------------------------------------------------------------
+    def on_mount(self) -> None:
+        self.register_theme(HIGH_CONTRAST)
+        self._apply_display()
+        if self._given_store is not _UNSET:
+            self.store = self._given_store
+        else:
+            try:
+                self.store = Store.fresh(self.data_dir) if self.new_database else Store(self.data_dir)
+            except StoreError as exc:
+                self.store_error = str(exc)
+                self.push_screen(StoreErrorScreen(str(exc)))
+                return
+        self._enter()
+
+    def _enter(self) -> None:
+        self.push_screen(StartScreen(self.initial_variant))
+        if self.start_game is not None:
+            spec = dict(self.start_game)
+            spec.setdefault("deal_seed", self.deal_seed)
+            variant = spec.pop("variant")
+            self.open_game(make_session(variant, **spec))
+        elif self.resume_id is not None:
+            self.resume_game(self.resume_id)
+
+    def start_new_database(self) -> None:
+        """The person chose to start a new database: move the bad file aside."""
+        try:
+            self.store = Store.fresh(self.data_dir)
+        except StoreError as exc:
+            self.notify(str(exc), severity="error", timeout=15)
+            return
+        self.store_error = None
+        self.pop_screen()
+        self._enter()
+        self.notify("A new database was started; the old file was kept beside it as .bad-<date>.")
+
+    def play_without_saving(self) -> None:
+        self.store = None
+        self.pop_screen()
+        self._enter()
+
+    # -- games -----------------------------------------------------------------------------------
+    def open_game(self, session: Session, *, replace: bool = False) -> GameScreen:
+        game_id = new_game_id()
+        if self.store is not None:
+            try:
+                self.store.save_game(game_id, session)
+            except StoreError as exc:
+                self.notify(f"Could not save: {exc}", severity="error")
+        screen = GameScreen(session, game_id)
+        if replace:
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+        return screen
+
+    def resume_game(self, game_id: str) -> GameScreen | None:
+        if self.store is None:
+            return None
+        try:
+            session = self.store.load_game(game_id)
+        except StoreError as exc:
+            self.notify(str(exc), title="Cannot resume", severity="error", timeout=10)
+            return None
+        if session is None:
+            self.notify(f"No saved game {game_id}.", severity="warning")
+            return None
+        screen = GameScreen(session, game_id)
+        self.push_screen(screen)
+        return screen
+
+    # -- display ---------------------------------------------------------------------------------
+    def _apply_display(self) -> None:
+        self.set_class(self.four_colour, "four-colour")
+        self.set_class(self.large, "large-cards")
+        self.set_class(self.high_contrast, "high-contrast")
+        self.theme = "ginrummy-high-contrast" if self.high_contrast else "textual-dark"
+
+    def set_display(
+        self, *, four_colour: bool | None = None, large: bool | None = None, high_contrast: bool | None = None
+    ) -> None:
+        if four_colour is not None:
+            self.four_colour = four_colour
+        if large is not None:
+            self.large = large
+        if high_contrast is not None:
+            self.high_contrast = high_contrast
+        self._apply_display()
+        screen = self.screen
+        if isinstance(screen, GameScreen):
+            screen.refresh_display()
+
+    def action_toggle(self, name: str) -> None:
+        if name in ("four_colour", "large", "high_contrast"):
+            self.set_display(**{name: not getattr(self, name)})
+            self.notify(f"{name.replace('_', ' ')}: {'on' if getattr(self, name) else 'off'}", timeout=2)
