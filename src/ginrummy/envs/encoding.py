@@ -1,0 +1,202 @@
+"""Numpy encodings of an observation: card planes and scalars, and the action mask.
+
+Everything here is computed from :meth:`ginrummy.engine.State.observation` (the JSON-ready dict of
+what one seat may know) and from nothing else, so an encoded observation can never leak a hidden
+card.
+
+The ``observation`` vector (``float32``, length :data:`OBS_SIZE`) is five card planes of 52 (card
+index = ``int(Card)``: suit-major, ``Ac`` = 0 ... ``Kc`` = 12, ``Ad`` = 13 ... ``Ks`` = 51)
+followed by :data:`NUM_SCALARS` scalars; :data:`PLANES` and :data:`SCALARS` name them in order.
+
+>>> from ginrummy.engine import State
+>>> s = State.new("classic")
+>>> s.deal(seed=7)
+>>> enc = encode(s.observation(1))
+>>> enc["observation"].shape, enc["action_mask"].shape, int(enc["action_mask"].sum())
+((280,), (213,), 2)
+>>> int(enc["observation"][plane_slice("hand")].sum())
+10
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from ..actions import NUM_ACTIONS, Action
+from ..cards import CARDS
+
+__all__ = [
+    "ACTION_IDS",
+    "CARD_INDEX",
+    "NUM_SCALARS",
+    "OBS_SIZE",
+    "PLANES",
+    "SCALARS",
+    "action_mask",
+    "encode",
+    "observation_bounds",
+    "plane_slice",
+    "scalar_index",
+]
+
+PLANES: Final = (
+    "hand",  # the cards this seat holds (the sitter in three: the captain's hand, which it may see, rule 2.2)
+    "discard_top",  # the top card of the discard pile (table games); the last discard (solitaires)
+    "discards",  # every card face up in the discard pile (table games); the player's discards (solitaires)
+    "opponent_known",  # cards an opponent is known to hold (taken from the discard pile, not yet discarded)
+    "unseen",  # cards this seat has not seen: in the stock, an opponent's hand, or (solitaires) above the joker
+)
+
+# (name, highest value): every scalar lies in [0, high].
+SCALARS: Final = (
+    ("phase_upcard", 1.0),  # rule 1.4: take or pass the first upcard
+    ("phase_draw", 1.0),
+    ("phase_discard", 1.0),  # holding 11: discard, knock or gin
+    ("phase_opening", 1.0),  # solitaire with end_before_first_draw
+    ("phase_hand_over", 1.0),  # between hands, or the game is over
+    ("to_act", 1.0),
+    ("stock_size", 1.0),  # cards in the stock (deck) / 53
+    ("knock_limit", 10.0),  # knock limit / 10 (Oklahoma: the upcard's value)
+    ("deadwood", 2.0),  # own deadwood (best arrangement of the cards held) / 100
+    ("hand_size", 1.0),  # cards held / 11
+    ("dealer", 1.0),  # this seat dealt the hand (three: this seat is in the box)
+    ("role_box", 1.0),  # three only
+    ("role_captain", 1.0),  # three only
+    ("role_sitter", 1.0),  # three only
+    ("own_total", 2.0),  # own running total / target, at most 2
+    ("opponent_total", 2.0),  # highest opponent total / target, at most 2 (solitaires: the Joker's)
+    ("above_joker_max", 1.0),  # solitaires: most cards that can lie above the joker / 43
+    ("joker_next_chance", 1.0),  # solitaires: the chance that the next card drawn is the joker
+    ("draws", 1.0),  # solitaires: discards made this hand / 43
+    ("hand_number", 1.0),  # hands played in this game / 100, at most 1
+)
+
+NUM_PLANES: Final = len(PLANES)
+NUM_SCALARS: Final = len(SCALARS)
+OBS_SIZE: Final = 52 * NUM_PLANES + NUM_SCALARS
+
+CARD_INDEX: Final[dict[str, int]] = {str(c): int(c) for c in CARDS}
+"""Card text (``"7h"``) -> card index 0..51."""
+ACTION_IDS: Final[dict[str, int]] = {str(Action.from_id(i)): i for i in range(NUM_ACTIONS)}
+"""Action text (``"discard 7h"``) -> action id 0..212."""
+
+_PLANE: Final = {name: i for i, name in enumerate(PLANES)}
+_SCALAR: Final = {name: 52 * NUM_PLANES + i for i, (name, _) in enumerate(SCALARS)}
+_PHASES: Final = {"upcard": 0, "draw": 1, "discard": 2, "opening": 3, "deal": 4, "over": 4}
+_ALL_CARDS: Final = frozenset(CARD_INDEX)
+
+FloatArray = npt.NDArray[np.float32]
+MaskArray = npt.NDArray[np.int8]
+
+
+def plane_slice(name: str) -> slice:
+    """The slice of the observation vector holding plane ``name`` (one of :data:`PLANES`)."""
+    start = 52 * _PLANE[name]
+    return slice(start, start + 52)
+
+
+def scalar_index(name: str) -> int:
+    """The index in the observation vector of scalar ``name`` (one of :data:`SCALARS`)."""
+    return _SCALAR[name]
+
+
+def observation_bounds() -> tuple[FloatArray, FloatArray]:
+    """Lowest and highest values of each entry of the observation vector."""
+    low = np.zeros(OBS_SIZE, dtype=np.float32)
+    high = np.ones(OBS_SIZE, dtype=np.float32)
+    for i, (_, hi) in enumerate(SCALARS):
+        high[52 * NUM_PLANES + i] = hi
+    return low, high
+
+
+def action_mask(obs: dict[str, Any]) -> MaskArray:
+    """1 for each legal action id of the seat that ``obs`` belongs to (all 0 when it is not to act)."""
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    legal = obs.get("legal_actions")
+    if legal:
+        mask[[ACTION_IDS[a] for a in legal]] = 1
+    return mask
+
+
+def _set(vec: FloatArray, plane: int, cards: Any) -> None:
+    if cards:
+        idx = [CARD_INDEX[c] for c in cards]
+        vec[[52 * plane + i for i in idx]] = 1.0
+
+
+def encode(obs: dict[str, Any]) -> dict[str, npt.NDArray[Any]]:
+    """The ``{"observation": float32[OBS_SIZE], "action_mask": int8[NUM_ACTIONS]}`` of an
+    observation dict from :meth:`ginrummy.engine.State.observation`."""
+    vec = np.zeros(OBS_SIZE, dtype=np.float32)
+    solo = obs["variant"] in ("solitaire", "gin-solitaire")
+    seat = obs["seat"]
+    hand: list[str] = obs.get("hand") or []
+    if not hand and obs.get("captain_hand"):
+        hand = obs["captain_hand"]  # the sitter sees the captain's hand (rule 2.2)
+    _set(vec, 0, hand)
+    if solo:
+        discards: list[str] = obs.get("discards") or []
+        _set(vec, 1, discards[-1:])
+        _set(vec, 2, discards)
+        unseen = obs.get("unseen")
+        if unseen is not None:
+            _set(vec, 4, unseen)
+        elif not obs.get("hand_number"):
+            vec[52 * 4 : 52 * 5] = 1.0  # before the first deal nothing has been seen
+    else:
+        pile: list[str] = obs.get("discard_pile") or []
+        _set(vec, 1, pile[-1:])
+        _set(vec, 2, pile)
+        known: set[str] = set()
+        for cards in (obs.get("known_cards") or {}).values():
+            known.update(cards)
+        known.difference_update(hand)
+        _set(vec, 3, known)
+        if obs.get("hand_number"):
+            seen = known.union(hand, pile)
+            if obs.get("result") is not None:
+                # At a showdown the spread cards are public.
+                res = obs["result"]
+                for key in ("knocker_unmatched", "defender_unmatched", "laid_off"):
+                    seen.update(res.get(key, ()))
+                for key in ("knocker_melds", "defender_melds"):
+                    for meld in res.get(key, ()):
+                        seen.update(meld)
+            _set(vec, 4, _ALL_CARDS.difference(seen))
+        else:
+            vec[52 * 4 : 52 * 5] = 1.0
+    base = 52 * NUM_PLANES
+    vec[base + _PHASES.get(obs["phase"], 4)] = 1.0
+    if obs.get("to_act"):
+        vec[base + 5] = 1.0
+    if solo:
+        vec[base + 6] = obs.get("deck_size", 0) / 53
+    else:
+        vec[base + 6] = obs.get("stock_size", 0) / 53
+    vec[base + 7] = obs.get("knock_limit", obs["options"].get("knock_limit", 10)) / 10
+    vec[base + 8] = min(obs.get("deadwood", 0) / 100, 2.0)
+    vec[base + 9] = len(obs.get("hand") or ()) / 11
+    roles = obs.get("roles")
+    if roles is not None:
+        vec[base + 10] = float(roles["box"] == seat)
+        vec[base + 11] = float(roles["box"] == seat)
+        vec[base + 12] = float(roles["captain"] == seat)
+        vec[base + 13] = float(roles["sitter"] == seat)
+    elif not solo and obs.get("dealer") is not None:
+        vec[base + 10] = float(obs["dealer"] == seat)
+    opts = obs["options"]
+    target = opts.get("hollywood_target") if obs["variant"] == "hollywood" else opts.get("game_target")
+    target = max(int(target or 100), 1)
+    totals: list[int] = obs["totals"]
+    vec[base + 14] = min(totals[seat] / target, 2.0)
+    others = [t for i, t in enumerate(totals) if i != seat]
+    vec[base + 15] = min(max(others) / target, 2.0) if others else 0.0
+    if solo:
+        vec[base + 16] = obs.get("cards_above_joker_max", 0) / 43
+        vec[base + 17] = obs.get("joker_next_chance") or 0.0
+        vec[base + 18] = min(obs.get("draws", 0) / 43, 1.0)
+    vec[base + 19] = min(obs["hand_number"] / 100, 1.0)
+    return {"observation": vec, "action_mask": action_mask(obs)}
