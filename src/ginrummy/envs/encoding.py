@@ -87,6 +87,7 @@ _PLANE: Final = {name: i for i, name in enumerate(PLANES)}
 _SCALAR: Final = {name: 52 * NUM_PLANES + i for i, (name, _) in enumerate(SCALARS)}
 _PHASES: Final = {"upcard": 0, "draw": 1, "discard": 2, "opening": 3, "deal": 4, "over": 4}
 _ALL_CARDS: Final = frozenset(CARD_INDEX)
+_AT: Final = [{c: 52 * p + i for c, i in CARD_INDEX.items()} for p in range(NUM_PLANES)]  # card -> vector index
 
 FloatArray = npt.NDArray[np.float32]
 MaskArray = npt.NDArray[np.int8]
@@ -121,82 +122,78 @@ def action_mask(obs: dict[str, Any]) -> MaskArray:
     return mask
 
 
-def _set(vec: FloatArray, plane: int, cards: Any) -> None:
-    if cards:
-        idx = [CARD_INDEX[c] for c in cards]
-        vec[[52 * plane + i for i in idx]] = 1.0
-
-
 def encode(obs: dict[str, Any]) -> dict[str, npt.NDArray[Any]]:
     """The ``{"observation": float32[OBS_SIZE], "action_mask": int8[NUM_ACTIONS]}`` of an
     observation dict from :meth:`ginrummy.engine.State.observation`."""
     vec = np.zeros(OBS_SIZE, dtype=np.float32)
     solo = obs["variant"] in ("solitaire", "gin-solitaire")
     seat = obs["seat"]
-    hand: list[str] = obs.get("hand") or []
-    if not hand and obs.get("captain_hand"):
-        hand = obs["captain_hand"]  # the sitter sees the captain's hand (rule 2.2)
-    _set(vec, 0, hand)
+    in_hand = bool(obs["hand_number"])
+    own: list[str] = obs.get("hand") or []
+    hand = own or obs.get("captain_hand") or []  # the sitter sees the captain's hand (rule 2.2)
+    idx = list(map(_AT[0].__getitem__, hand))
     if solo:
         discards: list[str] = obs.get("discards") or []
-        _set(vec, 1, discards[-1:])
-        _set(vec, 2, discards)
+        if discards:
+            idx.append(_AT[1][discards[-1]])
+            idx.extend(map(_AT[2].__getitem__, discards))
         unseen = obs.get("unseen")
         if unseen is not None:
-            _set(vec, 4, unseen)
-        elif not obs.get("hand_number"):
-            vec[52 * 4 : 52 * 5] = 1.0  # before the first deal nothing has been seen
+            idx.extend(map(_AT[4].__getitem__, unseen))
     else:
         pile: list[str] = obs.get("discard_pile") or []
-        _set(vec, 1, pile[-1:])
-        _set(vec, 2, pile)
+        if pile:
+            idx.append(_AT[1][pile[-1]])
+            idx.extend(map(_AT[2].__getitem__, pile))
         known: set[str] = set()
         for cards in (obs.get("known_cards") or {}).values():
             known.update(cards)
         known.difference_update(hand)
-        _set(vec, 3, known)
-        if obs.get("hand_number"):
+        idx.extend(map(_AT[3].__getitem__, known))
+        if in_hand:
             seen = known.union(hand, pile)
-            if obs.get("result") is not None:
+            res = obs.get("result")
+            if res is not None:
                 # At a showdown the spread cards are public.
-                res = obs["result"]
                 for key in ("knocker_unmatched", "defender_unmatched", "laid_off"):
                     seen.update(res.get(key, ()))
                 for key in ("knocker_melds", "defender_melds"):
                     for meld in res.get(key, ()):
                         seen.update(meld)
-            _set(vec, 4, _ALL_CARDS.difference(seen))
-        else:
-            vec[52 * 4 : 52 * 5] = 1.0
-    base = 52 * NUM_PLANES
-    vec[base + _PHASES.get(obs["phase"], 4)] = 1.0
-    if obs.get("to_act"):
-        vec[base + 5] = 1.0
-    if solo:
-        vec[base + 6] = obs.get("deck_size", 0) / 53
-    else:
-        vec[base + 6] = obs.get("stock_size", 0) / 53
-    vec[base + 7] = obs.get("knock_limit", obs["options"].get("knock_limit", 10)) / 10
-    vec[base + 8] = min(obs.get("deadwood", 0) / 100, 2.0)
-    vec[base + 9] = len(obs.get("hand") or ()) / 11
-    roles = obs.get("roles")
-    if roles is not None:
-        vec[base + 10] = float(roles["box"] == seat)
-        vec[base + 11] = float(roles["box"] == seat)
-        vec[base + 12] = float(roles["captain"] == seat)
-        vec[base + 13] = float(roles["sitter"] == seat)
-    elif not solo and obs.get("dealer") is not None:
-        vec[base + 10] = float(obs["dealer"] == seat)
+            idx.extend(map(_AT[4].__getitem__, _ALL_CARDS.difference(seen)))
+    if not in_hand:
+        idx.extend(range(52 * 4, 52 * 5))  # before the first deal nothing has been seen
     opts = obs["options"]
-    target = opts.get("hollywood_target") if obs["variant"] == "hollywood" else opts.get("game_target")
-    target = max(int(target or 100), 1)
+    target = max(
+        int((opts.get("hollywood_target") if obs["variant"] == "hollywood" else opts.get("game_target")) or 100), 1
+    )
     totals: list[int] = obs["totals"]
-    vec[base + 14] = min(totals[seat] / target, 2.0)
     others = [t for i, t in enumerate(totals) if i != seat]
-    vec[base + 15] = min(max(others) / target, 2.0) if others else 0.0
-    if solo:
-        vec[base + 16] = obs.get("cards_above_joker_max", 0) / 43
-        vec[base + 17] = obs.get("joker_next_chance") or 0.0
-        vec[base + 18] = min(obs.get("draws", 0) / 43, 1.0)
-    vec[base + 19] = min(obs["hand_number"] / 100, 1.0)
+    roles = obs.get("roles")
+    dealer = float(obs.get("dealer") == seat) if not solo else 0.0
+    scalars = [
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        1.0 if obs.get("to_act") else 0.0,
+        obs.get("deck_size" if solo else "stock_size", 0) / 53,
+        obs.get("knock_limit", opts.get("knock_limit", 10)) / 10,
+        min(obs.get("deadwood", 0) / 100, 2.0),
+        len(own) / 11,
+        dealer,
+        float(roles["box"] == seat) if roles else 0.0,
+        float(roles["captain"] == seat) if roles else 0.0,
+        float(roles["sitter"] == seat) if roles else 0.0,
+        min(totals[seat] / target, 2.0),
+        min(max(others) / target, 2.0) if others else 0.0,
+        obs.get("cards_above_joker_max", 0) / 43 if solo else 0.0,
+        (obs.get("joker_next_chance") or 0.0) if solo else 0.0,
+        min(obs.get("draws", 0) / 43, 1.0) if solo else 0.0,
+        min(obs["hand_number"] / 100, 1.0),
+    ]
+    scalars[_PHASES.get(obs["phase"], 4)] = 1.0
+    vec[idx] = 1.0
+    vec[52 * NUM_PLANES :] = scalars
     return {"observation": vec, "action_mask": action_mask(obs)}
