@@ -28,13 +28,16 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..cards import CARDS
+from ..melds import RUN_DEADWOOD
 
 __all__ = [
     "CARD_INDEX",
+    "DISCARD_DELTA",
     "MELD_PAIRS",
     "NEIGHBOURS",
     "RANK_MATES",
     "RELATED",
+    "RUN_DEADWOOD",
     "VALUES",
     "Knowledge",
     "card_mask",
@@ -82,6 +85,24 @@ NEIGHBOURS: Final[tuple[tuple[int, int], ...]] = tuple((_neighbours(c, 1), _neig
 """For each card: its suit neighbours at distance 1 and at distance 2 (as masks)."""
 RELATED: Final[tuple[int, ...]] = tuple(RANK_MATES[c] | NEIGHBOURS[c][0] for c in range(52))
 """Cards that a card may form a meld with directly: a card unrelated to a hand joins none of its melds."""
+
+
+def _discard_delta() -> tuple[int, ...]:
+    out = [1 << 20]  # the empty suit: nothing to discard there
+    for x in range(1, 8192):
+        y, best = x, 1 << 20
+        while y:
+            low = y & -y
+            y ^= low
+            v = RUN_DEADWOOD[x ^ low]
+            if v < best:
+                best = v
+        out.append(best - RUN_DEADWOOD[x])
+    return tuple(out)
+
+
+DISCARD_DELTA: Final[tuple[int, ...]] = _discard_delta()
+"""For each 13-bit suit pattern: the change in its run-only deadwood when its best card goes."""
 
 
 def _meld_pairs(c: int) -> tuple[tuple[int, int], ...]:

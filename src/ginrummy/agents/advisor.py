@@ -1,0 +1,167 @@
+"""Hints: the best action for a seat, every legal alternative ranked, and one sentence of why.
+
+>>> from ginrummy.engine import State
+>>> s = State.new("classic"); s.deal(seed=11)
+>>> seat = s.current_player
+>>> adv = advise(s.observation(seat), s.legal_actions(), "classic")
+>>> adv.best in s.legal_actions() and sorted(a for a, _ in adv.ranked) == sorted(s.legal_actions())
+True
+
+Table games use the ``expert``'s evaluation.  The solitaires use the solitaire planner's
+``advise_solitaire`` when :mod:`ginrummy.agents.solitaire` provides it, and otherwise a greedy
+ranking by deadwood and outs.  In ``three`` the sitter's observation (which shows the captain's
+hand) is turned into the captain's view, so the sitter gets advice on the captain's play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..actions import Action
+from ..cards import CARDS
+from ..melds import best_discards, min_deadwood
+from .expert import TABLE_VARIANTS, evaluate
+from .knowledge import VALUES, card_mask, iter_cards
+
+__all__ = ["Advice", "advise"]
+
+
+@dataclass(frozen=True)
+class Advice:
+    """``best``: the recommended action; ``ranked``: every legal action with its estimated value,
+    best first; ``why``: one sentence.
+
+    Units of the values: in the table games, the expected points of the hand for the player to
+    act (positive: the player expects to score; the scale is the hand's score, so a knock's value
+    is its expected showdown result and a discard's the expected result of playing on).  In the
+    solitaires, the planner's own estimate when it provides one, else *greedy points*: minus the
+    deadwood kept plus half a point per out (unseen card that would lower it), with going out
+    ranked first (gin 100, knock 50 minus the deadwood)."""
+
+    best: Action
+    ranked: list[tuple[Action, float]]
+    why: str
+
+
+def advise(observation: Mapping[str, Any], legal: Sequence[Action], variant: str) -> Advice:
+    """The advice for the seat whose observation this is (it must be that seat's turn, or the
+    sitter's view in ``three``), choosing only among ``legal``."""
+    legal = list(legal)
+    if not legal:
+        raise ValueError("no legal action: nothing to advise")
+    if variant in TABLE_VARIANTS:
+        return _table(_captain_view(observation), legal)
+    return _solitaire(observation, legal, variant)
+
+
+def _captain_view(obs: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Rule 2.2: the sitter advises on the captain's hand."""
+    roles = obs.get("roles")
+    if not roles or "captain_hand" not in obs or obs.get("seat") != roles.get("sitter"):
+        return obs
+    captain, box = roles["captain"], roles["box"]
+    view = dict(obs)
+    view["seat"] = captain
+    view["hand"] = list(obs["captain_hand"])
+    known = obs.get("known_cards") or {}
+    view["known_cards"] = {str(box): list(known.get(str(box), []))}
+    return view
+
+
+def _table(obs: Mapping[str, Any], legal: list[Action]) -> Advice:
+    ev = evaluate(obs, legal, full=True)
+    values = {a: ev.values.get(a, float("-inf")) for a in legal}
+    ranked = sorted(legal, key=lambda a: (a != ev.best, -values[a], a.id))
+    return Advice(ev.best, [(a, round(values[a], 2)) for a in ranked], ev.why)
+
+
+# --- the solitaires -------------------------------------------------------------------------------
+def _solitaire(obs: Mapping[str, Any], legal: list[Action], variant: str) -> Advice:
+    try:
+        from .solitaire import advise_solitaire  # type: ignore[attr-defined]
+    except ImportError:
+        return _greedy_solo(obs, legal)
+    try:
+        got = advise_solitaire(obs, legal, variant)
+    except TypeError:
+        got = advise_solitaire(obs, legal)
+    adv = _coerce(got, legal)
+    return adv if adv is not None else _greedy_solo(obs, legal)
+
+
+def _coerce(got: Any, legal: list[Action]) -> Advice | None:
+    """Accept the planner's answer as an Advice, an object with best/ranked/why, a
+    (best, ranked, why) tuple, or a ranking; keep only legal actions, and all of them."""
+    best: Any = None
+    ranked: Any = None
+    why = ""
+    if hasattr(got, "best") and hasattr(got, "ranked"):
+        best, ranked, why = got.best, got.ranked, str(getattr(got, "why", ""))
+    elif isinstance(got, tuple) and len(got) == 3:
+        best, ranked, why = got[0], got[1], str(got[2])
+    elif isinstance(got, Mapping):
+        ranked = list(got.items())
+    elif isinstance(got, list):
+        ranked = got
+    else:
+        return None
+
+    def act(x: Any) -> Action | None:
+        try:
+            a = x if isinstance(x, Action) else Action.parse(str(x))
+        except Exception:
+            return None
+        return a if a in legal else None
+
+    values: dict[Action, float] = {}
+    for item in ranked or []:
+        try:
+            a, v = act(item[0]), float(item[1])
+        except (TypeError, ValueError, IndexError):
+            continue
+        if a is not None and a not in values:
+            values[a] = v
+    if not values:
+        return None
+    b = act(best) if best is not None else None
+    if b is None:
+        b = max(values, key=lambda a: values[a])
+    low = min(values.values()) - 1.0
+    for a in legal:  # everything legal is listed, unranked ones last
+        values.setdefault(a, low)
+    order = sorted(legal, key=lambda a: (a != b, -values[a], a.id))
+    return Advice(b, [(a, values[a]) for a in order], why or f"{b} is the planner's choice.")
+
+
+def _greedy_solo(obs: Mapping[str, Any], legal: list[Action]) -> Advice:
+    hand = card_mask(obs.get("hand") or [])
+    unseen = iter_cards(card_mask(obs.get("unseen") or []))
+    values: dict[Action, float] = {}
+    notes: dict[Action, str] = {}
+    for a in legal:
+        if a.kind == "gin":
+            kept = hand if a.card is None else hand & ~(1 << int(a.card))
+            values[a] = 100.0 + (1.0 if a.card is None else 0.0)
+            notes[a] = "gin: every card is melded" + ("" if a.card is None else f" after throwing {a.card}")
+        elif a.kind == "knock":
+            kept = hand if a.card is None else hand & ~(1 << int(a.card))
+            d = min_deadwood(kept)
+            values[a] = 50.0 - d
+            notes[a] = f"knock with deadwood {d}"
+        elif a.kind == "discard" and a.card is not None:
+            kept = hand & ~(1 << int(a.card))
+            d = min_deadwood(kept)
+            outs = sum(1 for u in unseen if best_discards(kept | (1 << u))[0] < d)
+            values[a] = -d + 0.5 * outs + 0.01 * VALUES[int(a.card)]
+            notes[a] = f"keeps deadwood {d} with {outs} outs"
+        else:  # draw
+            d = min_deadwood(hand)
+            values[a] = -d
+            notes[a] = f"draw to improve deadwood {d}"
+    best = max(legal, key=lambda a: (values[a], -a.id))
+    ranked = sorted(legal, key=lambda a: (-values[a], a.id))
+    c = f" {CARDS[int(best.card)]}" if best.card is not None else ""
+    why = f"{best.kind.capitalize()}{c}: {notes[best]}."
+    return Advice(best, [(a, round(values[a], 2)) for a in ranked], why)

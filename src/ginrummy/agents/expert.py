@@ -1,0 +1,414 @@
+"""The ``expert`` computer player for the table games (classic, Oklahoma, Hollywood, three).
+
+Every decision is rebuilt from the observation (:class:`~ginrummy.agents.knowledge.Knowledge`):
+the cards seen, the opponent's discards, pickups and passes, and from them a chance for each
+unseen card of being in the opponent's hand.  A ten-card hand kept at the end of a turn is
+judged by its *effective deadwood*
+
+    M = deadwood - LAMBDA * (expected deadwood saved by the next stock card) + DANGER * (chance
+        that the card thrown makes a meld for the opponent)
+
+where the expected saving runs over the unseen cards weighted by their chance of being in the
+stock (the "outs": cards that complete or extend a meld, or replace a high card).  The player
+
+* takes the upcard or the discard when the best hand with it beats the expected hand after a
+  stock draw (it completes or nearly completes melds);
+* discards to the least effective deadwood (ties: the higher card);
+* goes gin at once; when it may knock it compares the expected showdown (opponent hands sampled
+  from the card weights, best layoffs found exactly, undercuts counted) with the value of playing
+  on, which falls as the stock runs down: knock early with low deadwood, play on for gin or a
+  lower count when an undercut is likely; the wall and the knock limit (Oklahoma) are respected.
+
+Values are converted to expected points for the player to act by :func:`hand_value` so that the
+advisor can rank every legal action on one scale.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from ..actions import Action
+from ..cards import CARDS
+from ..melds import best_arrangement, best_defense, best_discards, min_deadwood
+from .base import Agent, Decision, register
+from .knowledge import DISCARD_DELTA, RANK_MATES, RELATED, RUN_DEADWOOD, VALUES, Knowledge, iter_cards, obs_rng
+
+__all__ = ["TABLE_VARIANTS", "Evaluation", "ExpertAgent", "Params", "evaluate", "hand_value"]
+
+TABLE_VARIANTS: Final = ("classic", "oklahoma", "hollywood", "three")
+
+
+@dataclass(frozen=True)
+class Params:
+    """The expert's tuning constants (deadwood points unless said otherwise)."""
+
+    lam: float = 1.5  # weight of the next draw's expected saving
+    danger: float = 8.0  # cost of a discard that surely makes a meld for the opponent
+    take_penalty: float = 1.0  # taking shows the opponent a card of ours
+    shortlist: int = 6  # discards whose potential is computed (the rest are clearly worse)
+    margin: float = 12.0  # ...within this much of the best plain deadwood
+    samples: int = 40  # opponent hands sampled for a knock decision
+    extra: int = 2  # sampled opponent hands hold this many cards more, keeping their best ten
+    # hand_value(M, stock) = base - slope * M, shrinking as the stock runs down (expected points)
+    base: float = 14.0
+    slope: float = 0.55
+    knock_bias: float = 0.0  # extra points a knock must beat playing on by
+    greedy_draw: bool = False  # experiments: take only what lowers the deadwood
+
+
+DEFAULT: Final = Params()
+
+
+def hand_value(m: float, stock: int, params: Params = DEFAULT) -> float:
+    """Expected points (for the player, at the end of a turn with effective deadwood ``m``) of
+    playing on.  A linear fit of final hand points on the effective deadwood, flattened as the
+    stock runs down (towards the void hand at the wall)."""
+    frac = min(1.0, max(0.0, stock / 31))
+    return (params.base - params.slope * m) * (0.35 + 0.65 * frac)
+
+
+@dataclass
+class Evaluation:
+    """The expert's view of every legal action: value in expected points (higher is better) and
+    the facts behind it."""
+
+    values: dict[Action, float]
+    notes: dict[Action, str]
+    best: Action
+    why: str
+
+
+class _Eval:
+    """One decision's working state: knowledge, stock weights, caches."""
+
+    def __init__(self, k: Knowledge, params: Params, rng: random.Random) -> None:
+        self.k = k
+        self.p = params
+        self.rng = rng
+        self.stock = [
+            (c, q, VALUES[c], RELATED[c], c // 13, 1 << (c % 13), RANK_MATES[c]) for c, q in k.stock_weights() if q > 0
+        ]
+        self.qsum = sum(t[1] for t in self.stock) or 1.0
+        self._pot: dict[int, float] = {}
+        self._danger: dict[int, float] = {}
+
+    def potential(self, hand: int, dw: int | None = None) -> float:
+        """Expected deadwood saved by drawing one stock card into ``hand`` (ten cards), beyond
+        what simply replacing the worst card saves (any card allows that, so it does not tell
+        hands apart): the melds the card makes or extends, weighted by its chance of being in
+        the stock."""
+        got = self._pot.get(hand)
+        if got is not None:
+            return got
+        d = min_deadwood(hand) if dw is None else dw
+        a, b, c3, d4 = hand & 0x1FFF, hand >> 13 & 0x1FFF, hand >> 26 & 0x1FFF, hand >> 39
+        sets = (a & b & (c3 | d4)) | (c3 & d4 & (a | b))
+        # For each way of using the sets the hand holds (usually just "none"), each suit's
+        # run-only tables give the best discard of the hand plus one card by lookups, unless the
+        # card changes the sets (a third or fourth card of a rank): then the full search.
+        rd = RUN_DEADWOOD
+        dl = DISCARD_DELTA
+        ways = []
+        for removed in _set_ways(hand, sets):
+            rest = hand & ~removed
+            pats = (rest & 0x1FFF, rest >> 13 & 0x1FFF, rest >> 26 & 0x1FFF, rest >> 39)
+            rs = (rd[pats[0]], rd[pats[1]], rd[pats[2]], rd[pats[3]])
+            l0, l1, l2, l3 = dl[pats[0]], dl[pats[1]], dl[pats[2]], dl[pats[3]]
+            excl = (min(l1, l2, l3), min(l0, l2, l3), min(l0, l1, l3), min(l0, l1, l2))
+            ways.append((pats, rs, rs[0] + rs[1] + rs[2] + rs[3], excl))
+        bd9 = best_discards(hand)[0]
+        tot = 0.0
+        for c, q, v, rel, suit, bit, mates in self.stock:
+            if not hand & rel:
+                continue
+            base = bd9 + v
+            if base > d:
+                base = d
+            if (hand & mates).bit_count() >= 2:
+                d2 = best_discards(hand | (1 << c))[0]
+            else:
+                d2 = 1 << 20
+                for pats, rs, rsum, excl in ways:
+                    x = pats[suit] | bit
+                    dx = dl[x]
+                    ex = excl[suit]
+                    val = rsum - rs[suit] + rd[x] + (dx if dx < ex else ex)
+                    if val < d2:
+                        d2 = val
+            if d2 < base:
+                tot += q * (base - d2)
+        out = tot / self.qsum
+        self._pot[hand] = out
+        return out
+
+    def danger(self, card: int) -> float:
+        got = self._danger.get(card)
+        if got is None:
+            got = self.k.meld_chance(card)
+            self._danger[card] = got
+        return got
+
+    def effective(self, hand: int, dw: int, card: int | None) -> float:
+        m = dw - self.p.lam * self.potential(hand, dw)
+        if card is not None:
+            m += self.p.danger * self.danger(card)
+        return m
+
+    # -- discards ---------------------------------------------------------------------------------
+    def rank_discards(self, hand11: int, cards: Sequence[int], full: bool) -> list[tuple[float, int, int]]:
+        """(effective deadwood, card, plain deadwood) for the discards worth a look, best first."""
+        pre = []
+        for c in cards:
+            h = hand11 & ~(1 << c)
+            d = min_deadwood(h)
+            pre.append((d + self.p.danger * self.danger(c), d, c))
+        pre.sort(key=lambda t: (t[0], -VALUES[t[2]], -t[2]))
+        if not full:
+            limit = pre[0][0] + self.p.margin
+            pre = [t for t in pre if t[0] <= limit][: self.p.shortlist]
+        out = []
+        for _, d, c in pre:
+            out.append((self.effective(hand11 & ~(1 << c), d, c), c, d))
+        out.sort(key=lambda t: (t[0], -VALUES[t[1]], -t[1]))
+        return out
+
+    # -- knocking ---------------------------------------------------------------------------------
+    def knock_value(self, kept: int, dk: int, gin: bool) -> tuple[float, float, float]:
+        """Expected points of going out holding ``kept`` (ten cards): (points, undercut chance,
+        mean opponent deadwood), over sampled opponent hands."""
+        k = self.k
+        opts = k.options
+        layoffs = bool(opts.get("layoffs", True)) and not gin
+        melds = [sum(1 << c for c in m) for m in best_arrangement(kept).melds] if layoffs else []
+        gin_bonus = float(opts.get("gin_bonus", 25))
+        ub = float(opts.get("undercut_bonus", 25))
+        tie_under = bool(opts.get("undercut_on_tie", True))
+        hands = self.sample_opponent(self.p.samples)
+        total = under = dsum = 0.0
+        for h in hands:
+            if layoffs:
+                dd = best_defense(melds, h).deadwood if melds else min_deadwood(h)
+            else:
+                dd = min_deadwood(h)
+            dsum += dd
+            if gin:
+                total += dd + gin_bonus
+            elif dd > dk or (dd == dk and not tie_under):
+                total += dd - dk
+            else:
+                total -= dk - dd + ub
+                under += 1
+        n = len(hands) or 1
+        return total / n, under / n, dsum / n
+
+    def sample_opponent(self, n: int) -> list[int]:
+        """Plausible opponent hands: the known cards plus hidden ones drawn by weight; a few
+        extra are drawn and the worst dropped (the opponent has kept its best cards)."""
+        k = self.k
+        cards = iter_cards(k.unseen)
+        w = k.weights
+        need = k.opp_hidden
+        if need <= 0 or not cards:
+            return [k.opp_known] * max(1, n)
+        extra = min(self.p.extra, k.opp_draws, len(cards) - need)
+        take = need + max(0, extra)
+        logw = [(c, math.log(max(w[c], 1e-6))) for c in cards]
+        rng = self.rng
+        out = []
+        for _ in range(n):
+            # Weighted sampling without replacement (Efraimidis-Spirakis keys).
+            keyed = sorted(((math.log(rng.random() or 1e-12) / math.exp(lw), c) for c, lw in logw), reverse=True)
+            h = 0
+            for _, c in keyed[:take]:
+                h |= 1 << c
+            for _ in range(take - need):
+                _, best = best_discards(h | k.opp_known)
+                best &= h  # never drop a known card
+                if not best:
+                    break
+                worst = max(iter_cards(best), key=lambda c: (VALUES[c], c))
+                h &= ~(1 << worst)
+            out.append(h | k.opp_known)
+        return out
+
+
+def _set_ways(hand: int, ranks: int) -> list[int]:
+    """Every way of using the sets of ``hand`` on the candidate ``ranks`` (held in 3+ suits): the
+    cards each way puts aside (0 = no set; a rank held four times may give any three)."""
+    ways = [0]
+    r = 0
+    while ranks:
+        if ranks & 1:
+            held = hand & (RANK_MATES[r] | (1 << r))
+            choices = [held]
+            if held.bit_count() == 4:
+                choices += [held & ~(1 << x) for x in iter_cards(held)]
+            ways = [w | ch for w in ways for ch in [0, *choices]]
+        ranks >>= 1
+        r += 1
+    return ways
+
+
+def _card(a: Action) -> int:
+    assert a.card is not None
+    return int(a.card)
+
+
+def evaluate(
+    observation: Mapping[str, Any],
+    legal: Sequence[Action],
+    *,
+    params: Params = DEFAULT,
+    seed: int | None = 0,
+    full: bool = False,
+) -> Evaluation:
+    """Value every legal action (``full``) or just enough of them to pick the best.
+
+    Values are expected points of the hand for the player to act (higher is better)."""
+    k = Knowledge.from_observation(observation)
+    ev = _Eval(k, params, obs_rng(seed, observation, "expert"))
+    kinds = {a.kind for a in legal}
+    if kinds & {"discard", "knock", "gin"}:
+        return _decide_out(ev, k, legal, full)
+    return _decide_draw(ev, k, legal)
+
+
+def _decide_draw(ev: _Eval, k: Knowledge, legal: Sequence[Action]) -> Evaluation:
+    p = ev.p
+    hand = k.hand
+    take = next((a for a in legal if a.kind == "take"), None)
+    other = next((a for a in legal if a.kind in ("draw", "pass")), None)
+    d0 = min_deadwood(hand)
+    pot0 = ev.potential(hand, d0)
+    m_draw = d0 - (1.0 + p.lam) * pot0
+    stock_after = max(0, k.stock_size - 1)
+    values: dict[Action, float] = {}
+    notes: dict[Action, str] = {}
+    if other is not None:
+        values[other] = hand_value(m_draw, stock_after, p)
+        notes[other] = f"deadwood {d0}, expected {d0 - pot0:.0f} after a stock card"
+    top = k.top
+    if p.greedy_draw and take is not None and top is not None and other is not None:
+        from .basic import greedy_choice
+
+        g = greedy_choice({"hand": [str(CARDS[c]) for c in iter_cards(hand)], "discard_pile": [str(CARDS[top])]}, legal)
+        return Evaluation({g.action: 0.0}, {g.action: ""}, g.action, g.explanation or "")
+    if take is not None and top is not None:
+        with_top = hand | (1 << top)
+        allow = bool(k.options.get("discard_drawn_upcard_allowed", False))
+        cards = [c for c in iter_cards(with_top) if allow or c != top]
+        ranked = ev.rank_discards(with_top, cards, full=False)
+        m_take, c_best, d_take = ranked[0]
+        m_take += p.take_penalty
+        # Taking may allow going out at once: count its showdown if it beats playing on.
+        values[take] = hand_value(m_take, k.stock_size, p)
+        if d_take <= k.knock_limit or d_take == 0:
+            kv, _, _ = ev.knock_value(with_top & ~(1 << c_best), d_take, d_take == 0)
+            values[take] = max(values[take], kv)
+        notes[take] = f"take {CARDS[top]} and throw {CARDS[c_best]}: deadwood {d_take}"
+    if not values:
+        a = legal[0]
+        return Evaluation({a: 0.0}, {a: ""}, a, "The only legal action.")
+    best = max(values, key=lambda a: (values[a], a.kind != "take"))
+    if best.kind == "take":
+        why = f"Take {CARDS[top] if top is not None else ''}: {notes[best]}."
+    else:
+        verb = "Pass" if best.kind == "pass" else "Draw from the stock"
+        why = f"{verb}: the {CARDS[top] if top is not None else 'card'} does not help enough ({notes[best]})."
+    return Evaluation(values, notes, best, why)
+
+
+def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool) -> Evaluation:
+    p = ev.p
+    hand = k.hand
+    values: dict[Action, float] = {}
+    notes: dict[Action, str] = {}
+    discards = [a for a in legal if a.kind == "discard"]
+    gins = [a for a in legal if a.kind == "gin"]
+    knocks = [a for a in legal if a.kind == "knock"]
+    void_next = k.stock_size <= k.wall  # a plain discard now ends the hand void (rule 1.9)
+    cards = [_card(a) for a in discards]
+    ranked = ev.rank_discards(hand, cards, full=full) if cards else []
+    by_card = {c: (m, d) for m, c, d in ranked}
+    for a in discards:
+        c = _card(a)
+        if c in by_card:
+            m, d = by_card[c]
+            values[a] = 0.0 if void_next else hand_value(m, k.stock_size, p)
+            notes[a] = f"deadwood {d}" + (f", feeds the opponent {ev.danger(c):.0%}" if ev.danger(c) >= 0.2 else "")
+    for a in gins:
+        kept = hand if a.card is None else hand & ~(1 << _card(a))
+        kv, _, dd = ev.knock_value(kept, 0, True)
+        if a.card is None:
+            kv += float(k.options.get("big_gin_bonus", 31)) - float(k.options.get("gin_bonus", 25))
+        values[a] = kv + 100.0  # never pass up gin
+        notes[a] = f"gin against about {dd:.0f} deadwood"
+    if knocks and not gins:
+        # Only the lowest knock is worth sampling; the others are at best as good.
+        dks = {a: min_deadwood(hand & ~(1 << _card(a))) for a in knocks}
+        low = min(dks.values())
+        for a in sorted(knocks, key=lambda a: (dks[a], -VALUES[_card(a)], -_card(a))):
+            if dks[a] == low and (full or not any(x.kind == "knock" for x in values)):
+                kv, under, dd = ev.knock_value(hand & ~(1 << _card(a)), dks[a], False)
+                values[a] = kv + p.knock_bias * 0
+                notes[a] = f"knock with {dks[a]} against about {dd:.0f}, undercut chance {under:.0%}"
+            elif full:
+                values[a] = values.get(a, -1e9)
+                notes[a] = f"knock with {dks[a]} (a lower knock is available)"
+    if full:
+        for a in legal:
+            if a not in values:
+                c = _card(a) if a.card is not None else None
+                d = min_deadwood(hand & ~(1 << c)) if c is not None else min_deadwood(hand)
+                values[a] = hand_value(d + 20.0, k.stock_size, p)
+                notes[a] = f"deadwood {d}"
+    if not values:
+        a = legal[0]
+        return Evaluation({a: 0.0}, {a: ""}, a, "The only legal action.")
+
+    def key(a: Action) -> tuple[float, int, int]:
+        c = _card(a) if a.card is not None else -1
+        bias = p.knock_bias if a.kind == "knock" else 0.0
+        return (values[a] - bias, VALUES[c] if c >= 0 else 0, c)
+
+    best = max(values, key=key)
+    c = _card(best) if best.card is not None else None
+    if best.kind == "gin":
+        why = "Gin: every card is melded." if c is None else f"Go gin, throwing {CARDS[c]}: {notes[best]}."
+    elif best.kind == "knock":
+        why = f"Knock, throwing {CARDS[_card(best)]}: {notes[best]}."
+    else:
+        assert c is not None
+        kept = hand & ~(1 << c)
+        arr = best_arrangement(kept)
+        melds = ", ".join("-".join(str(x) for x in m) for m in arr.melds)
+        why = f"Discard {CARDS[c]}: it leaves deadwood {arr.deadwood}" + (f" and keeps {melds}" if melds else "")
+        if k.opp_discards | k.opp_passed:
+            mates = [x for x in iter_cards(k.opp_discards | k.opp_passed) if x % 13 == c % 13]
+            if mates:
+                why += f"; the opponent passed on {CARDS[mates[0]]}"
+        if knocks:
+            why += "; playing on beats knocking now"
+        why += "."
+    return Evaluation(values, notes, best, why)
+
+
+@register("expert", TABLE_VARIANTS)
+class ExpertAgent(Agent):
+    """Card tracking, opponent modelling, safe discards and a knock decision by sampling."""
+
+    name = "expert"
+
+    def __init__(self, variant: str, seed: int | None = None, params: Params | None = None) -> None:
+        super().__init__(variant, seed)
+        self.params = params or DEFAULT
+
+    def decide(self, observation: dict[str, Any], legal: Sequence[Action]) -> Decision:
+        if len(legal) == 1:
+            return Decision(legal[0], "The only legal action.")
+        ev = evaluate(observation, legal, params=self.params, seed=self.seed)
+        return Decision(ev.best, ev.why, {str(a): v for a, v in ev.values.items()})
