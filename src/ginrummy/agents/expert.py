@@ -190,10 +190,7 @@ class _Eval:
         hands = self.sample_opponent(self.p.samples)
         total = under = dsum = 0.0
         for h in hands:
-            if layoffs:
-                dd = best_defense(melds, h).deadwood if melds else min_deadwood(h)
-            else:
-                dd = min_deadwood(h)
+            dd = best_defense(melds, h).deadwood if melds else min_deadwood(h)
             dsum += dd
             if gin:
                 total += dd + gin_bonus
