@@ -344,6 +344,8 @@ class State:
         if self.variant in SOLO:
             return (0,)
         if self.variant == "three":
+            if self.logs:  # the hand in play, or just over: the roles have already rotated for the next one
+                return (self.hand_dealer, self.hand_nondealer)
             return (self.roles[0], self.roles[1])
         return (0, 1)
 

@@ -1,0 +1,605 @@
+"""The engine under random legal play, every variant, against the rule book's invariants.
+
+At every step: every card is in exactly one place (a hand, the stock, the discard pile, out of
+play), hand sizes follow the turn, and the seat to act is the one the rules name.  At the end of
+every hand: exactly one side scores (or nobody), the points follow from the spread by rule 1.8 or
+3.5-3.7, the totals are the sum of the hand points, and the game ends exactly when the target is
+reached.  At sampled steps: illegal actions raise :class:`IllegalAction` and change nothing, clones
+are independent, and undo takes an action back.
+
+``HANDS`` hands per variant run in the ``slow`` test; ``QUICK_HANDS`` in the default run.
+"""
+
+from __future__ import annotations
+
+import doctest
+import itertools
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import ginrummy.actions
+import ginrummy.engine
+import ginrummy.record
+import ginrummy.scoring
+from ginrummy.actions import NUM_ACTIONS, Action
+from ginrummy.cards import JOKER, Card, CardSet
+from ginrummy.engine import SEATS, State
+from ginrummy.errors import IllegalAction, OptionError
+from ginrummy.melds import best_defense, best_discards, is_meld, min_deadwood
+from ginrummy.options import VARIANTS
+from ginrummy.scoring import HollywoodSheet, game_final, three_rotation
+
+HANDS = 10_000  # per variant, in the slow test
+QUICK_HANDS = 1_000  # per variant, in the default run
+SOLO = ("solitaire", "gin-solitaire")
+FULL = (1 << 52) - 1
+
+# Option sets a game may be played with (a new game picks one at random): defaults first.
+OPTION_SETS: dict[str, list[dict[str, Any]]] = {
+    "classic": [
+        {},
+        {"preset": "classic", "next_dealer": "loser", "big_gin": True},
+        {"undercut_on_tie": False, "next_dealer": "alternate", "layoffs": False, "game_target": 60},
+        {"discard_drawn_upcard_allowed": True, "knock_limit": 5, "shutout": "double_total", "wall_cards": 4},
+    ],
+    "oklahoma": [{}, {"oklahoma_ace": "one", "spades_double": False, "game_target": 100, "big_gin": True}],
+    "hollywood": [{}, {"hollywood_target": 60, "undercut_on_tie": False}],
+    "three": [{}, {"end_bonuses": True, "gin_bonus": 20, "undercut_on_tie": False, "game_target": 60}],
+    "solitaire": [
+        {},
+        {"scoring": "basic"},
+        {"scoring": "none"},
+        {"joker_in_deal": "lose", "big_gin": True, "count_includes_joker": True, "undercut_on_tie": True},
+        {"end_before_first_draw": True, "game_target": 50},
+    ],
+    "gin-solitaire": [
+        {},
+        {"end_after_opening_discard": True, "big_gin": False, "undercut_on_tie": True, "count_includes_joker": True},
+        {"big_gin_bonus": 25, "knock_limit": 3, "game_target": 60},
+    ],
+}
+
+
+def choose(state: State, rng: random.Random) -> Action:
+    """A random legal action, biased so that every kind of result happens: usually gin when it is
+    legal, sometimes a knock, usually one of the best discards."""
+    legal = state.legal_actions()
+    gins = [a for a in legal if a.kind == "gin"]
+    if gins and rng.random() < 0.9:
+        return gins[-1] if gins[-1].card is None and rng.random() < 0.5 else rng.choice(gins)  # big gin sorts last
+    knocks = [a for a in legal if a.kind == "knock"]
+    if knocks and rng.random() < 0.35:
+        return rng.choice(knocks)
+    discards = [a for a in legal if a.kind == "discard"]
+    if discards and rng.random() < 0.9:
+        _, best = best_discards(state.hands[state.current_player or 0])
+        good = [a for a in discards if a.card is not None and best >> a.card & 1]
+        if good:
+            return rng.choice(good)
+    return rng.choice(legal)
+
+
+# ------------------------------------------------------------------------------ per-step checks
+def check_cards(state: State) -> None:
+    """Every card (and the joker in the solitaires) is in exactly one place."""
+    v = state.variant
+    seen = 0
+    for m in state.hands:
+        assert not seen & m
+        seen |= m
+    places = [state.stock, state.pile] if v == "solitaire" else [state.stock, state.pile, state.out_of_play]
+    for pile in places:
+        for c in pile:
+            bit = 1 << c
+            assert not seen & bit, f"{Card(c)} is in two places"
+            seen |= bit
+    if v == "solitaire":
+        # rule 3.3: discards go under the joker, to the bottom of the deck, and are also listed
+        out = state.out_of_play
+        assert state.stock[: len(out)] == out[::-1]
+        assert not state.pile
+    elif v == "gin-solitaire":
+        assert not state.pile
+    else:
+        assert not state.out_of_play
+    if v in SOLO:
+        want = FULL | 1 << JOKER
+        if not seen >> JOKER & 1:  # the joker was dealt (rule 3.2): it is in the hand, which a mask cannot hold
+            assert v == "solitaire" and state.is_hand_over and JOKER in state.logs[-1].deck[:10]
+            want = FULL
+        assert seen == want
+    elif state.logs:
+        assert seen == FULL
+
+
+def check_turn(state: State) -> None:
+    """Hand sizes and the seat to act follow the phase."""
+    if state.is_hand_over:
+        assert state.current_player is None and state.legal_actions() == []
+        return
+    seat = state.current_player
+    assert seat is not None and seat in state.active_seats
+    sizes = [state.hands[i].bit_count() for i in range(state.num_seats)]
+    if state.variant in SOLO:
+        assert sizes[1] == 0
+        assert sizes[0] == (10 if state.phase == "opening" else 11)
+        return
+    holding = 11 if state.phase == "discard" else 10
+    other = next(i for i in state.active_seats if i != seat)
+    assert sizes[seat] == holding and sizes[other] == 10
+    if state.variant == "three":
+        assert sizes[3 - seat - other] == 0  # the sitter holds no cards
+    assert len(state.stock) + len(state.pile) + 20 + (holding == 11) == 52
+
+
+# ------------------------------------------------------------------------------ per-hand checks
+def values(cards: Any) -> int:
+    return sum(Card(c).value for c in cards)
+
+
+def meld_mask(cards: Any) -> int:
+    return sum(1 << c for c in cards)
+
+
+def layoffs_fit(melds: list[int], laid: list[Card]) -> bool:
+    """Rule 0.9.3: the laid-off cards can be shared out among the knocker's melds so that every
+    extended meld is still a meld."""
+    for owners in itertools.product(range(len(melds)), repeat=len(laid)):
+        grown = list(melds)
+        for c, i in zip(laid, owners, strict=True):
+            grown[i] |= 1 << c
+        if all(is_meld(m) for m in grown):
+            return True
+    return False
+
+
+def check_table_hand(state: State, before: dict[str, Any]) -> None:
+    r = state.hand_result
+    assert r is not None
+    o = state.options
+    pts = list(r.points)
+    scorers = [i for i, p in enumerate(pts) if p]
+    assert len(scorers) <= 1 and all(p >= 0 for p in pts)
+    if r.result == "draw":  # rule 1.9: the wall
+        assert not scorers and len(state.stock) <= o.wall_cards and state.logs[-1].actions[-1].kind == "discard"
+        return
+    k = r.knocker
+    assert k is not None and k in state.active_seats
+    d = next(i for i in state.active_seats if i != k)
+    last = next(a for a in reversed(state.logs[-1].actions) if a.kind != "layoff")
+    assert last.kind in ("knock", "gin")
+    big = last.kind == "gin" and last.card is None
+    gin = last.kind == "gin"
+    # the spreads: the knocker's melds and deadwood are his hand; the defender's melds, layoffs and deadwood are his
+    assert all(is_meld(meld_mask(m)) for m in r.knocker_melds)
+    assert meld_mask(c for m in r.knocker_melds for c in m) | meld_mask(r.knocker_unmatched) == state.hands[k]
+    assert state.hands[k].bit_count() == (11 if big else 10)
+    assert all(is_meld(meld_mask(m)) for m in r.defender_melds)
+    dparts = [meld_mask(c for m in r.defender_melds for c in m), meld_mask(r.laid_off), meld_mask(r.defender_unmatched)]
+    assert dparts[0] | dparts[1] | dparts[2] == state.hands[d] and sum(x.bit_count() for x in dparts) == 10
+    dk, dd = values(r.knocker_unmatched), values(r.defender_unmatched)
+    assert r.deadwood[k] == dk and r.deadwood[d] == dd
+    if last.melds is None:
+        assert dk == min_deadwood(state.hands[k])  # rule 0.8: the automatic spread is optimal
+    assert dk == 0 if gin else 0 < dk <= state.knock_limit  # rules 0.7, 1.6
+    # layoffs: none against gin, none without the option, and each one fits the knocker's melds (chained)
+    if gin or not o.layoffs:
+        assert r.laid_off == ()
+    assert layoffs_fit([meld_mask(m) for m in r.knocker_melds], list(r.laid_off))
+    explicit = any(a.kind == "layoff" for a in state.logs[-1].actions)
+    best = best_defense(r.knocker_melds, state.hands[d], layoffs=o.layoffs and not gin).deadwood
+    assert dd == best if not explicit else dd >= best  # rule 0.9.4
+    # rule 1.8 (and 1b.3)
+    mult = 2 if state.variant == "oklahoma" and o.spades_double and state.upcard.suit == 3 else 1
+    want = [0] * state.num_seats
+    if big:
+        want[k], result = dd + o.big_gin_bonus, "big-gin"
+    elif gin:
+        want[k], result = dd + o.gin_bonus, "gin"
+    elif dk < dd:
+        want[k], result = dd - dk, "knock"
+    elif dk > dd or o.undercut_on_tie:
+        want[d], result = dk - dd + o.undercut_bonus, "undercut"
+    else:
+        result = "knock"
+    assert r.result == result and pts == [p * mult for p in want]
+    assert r.winner == (scorers[0] if scorers else None)
+    assert r.explanation
+
+
+def check_solo_hand(state: State, before: dict[str, Any]) -> None:
+    r = state.hand_result
+    assert r is not None
+    o = state.options
+    scoring = getattr(o, "scoring", "knock")
+    pts = list(r.points)
+    assert len([p for p in pts if p]) <= 1 and all(p >= 0 for p in pts)
+    hand = state.hands[0]
+    if r.result == "redeal":  # rule 3.2
+        assert pts == [0, 0] and JOKER in state.logs[-1].deck[:10] and o.joker_in_deal == "redeal"
+        return
+    d = min_deadwood(hand)
+    assert r.deadwood == (d, 0)
+    if r.result == "joker":  # rules 3.3, 4.3: the joker came first (or was dealt, rule 3.2)
+        assert r.counted is None and pts == [0, 0 if scoring == "none" else d]
+        assert hand.bit_count() == (9 if JOKER in state.logs[-1].deck[:10] else 10)
+        if hand.bit_count() == 10:
+            assert state.stock[-1] == JOKER
+        return
+    # the player ended the hand: count the cards above the joker (rule 3.8)
+    above = len(state.stock) - 1 - state.stock.index(JOKER)
+    assert list(r.counted_cards) == state.stock[::-1][:above]
+    c = above + (1 if o.count_includes_joker else 0)
+    assert r.counted == c
+    last = state.logs[-1].actions[-1]
+    big = last.kind == "gin" and hand.bit_count() == 11
+    assert hand.bit_count() == (11 if big else 10)
+    assert d == 0 if last.kind == "gin" else 0 < d <= state.knock_limit
+    if scoring == "none":
+        want, result = [0, 0], "gin" if not big else "big-gin"
+    elif scoring == "basic":
+        want, result = [c, 0], "gin" if not big else "big-gin"
+        assert last.kind == "gin"  # no knocking in basic scoring
+    elif big:
+        want, result = [c + o.big_gin_bonus, 0], "big-gin"
+    elif last.kind == "gin":
+        want, result = [c + o.gin_bonus, 0], "gin"
+    elif c > d:
+        want, result = [c - d, 0], "knock"
+    elif d > c or o.undercut_on_tie:
+        want, result = [0, d - c + o.undercut_bonus], "undercut"
+    else:
+        want, result = [0, 0], "knock"
+    assert (r.result, pts) == (result, want)
+
+
+def check_hand_end(state: State, before: dict[str, Any]) -> None:
+    """After a hand: its score, the totals, the game's end, dealers and roles."""
+    r = state.hand_result
+    assert r is not None and state.results[-1] is r
+    (check_solo_hand if state.variant in SOLO else check_table_hand)(state, before)
+    o = state.options
+    scorer = r.winner if any(r.points) else None
+    totals = list(before["totals"])
+    if scorer is not None:
+        totals[scorer] += r.points[scorer]
+    assert state.totals == totals
+    assert state.totals == [sum(x.points[i] for x in state.results) for i in range(state.num_seats)]
+    assert state.hands_won == [
+        sum(1 for x in state.results if any(x.points) and x.winner == i) for i in range(state.num_seats)
+    ]
+    v = state.variant
+    if v == "hollywood":
+        sheet = HollywoodSheet(o.hollywood_target)
+        for x in state.results:
+            if any(x.points) and x.winner is not None:
+                sheet.enter(x.winner, x.points[x.winner])
+        assert state.hollywood is not None and state.hollywood.to_json() == sheet.to_json()
+        assert state.game_over == sheet.over
+    elif v == "solitaire" and o.scoring == "none":
+        assert state.game_over == (r.result != "redeal")
+        if state.game_over:
+            assert state.winner == (0 if r.result in ("gin", "big-gin") else 1)
+    else:
+        assert state.game_over == (max(state.totals) >= o.game_target)  # rules 1.10, 2.7, 3.10, 4.7
+        if state.game_over:
+            assert state.totals[state.winner] == max(state.totals)
+            assert sorted(state.totals).count(max(state.totals)) == 1  # only one side scores a hand
+    if state.game_over:
+        assert state.phase == "over" and not state.needs_deal and state.is_terminal
+        if v in ("classic", "oklahoma") or (v == "three" and o.end_bonuses):
+            kw = {"game_bonus": o.game_bonus, "box_bonus": o.box_bonus, "shutout": o.shutout}
+            assert state.final_totals() == game_final(state.totals, state.hands_won, **kw)
+        elif v != "hollywood":
+            assert state.final_totals() == state.totals
+    else:
+        assert state.needs_deal and state.winner is None
+    if v == "three":  # rule 2.6
+        outcome = "void" if scorer is None else "box" if scorer == before["roles"][0] else "team"
+        assert state.roles == three_rotation(before["roles"], outcome)
+    elif v in ("classic", "oklahoma", "hollywood"):  # rule 1.2
+        nd = o.next_dealer
+        if scorer is None:
+            want = before["dealer"]
+        else:
+            want = scorer if nd == "winner" else 1 - scorer if nd == "loser" else 1 - before["dealer"]
+        assert state.dealer == want
+
+
+# ------------------------------------------------------------------------------ sampled checks
+def snapshot(state: State, full: bool = True) -> tuple[Any, ...]:
+    """What an action may change.  ``full``: the whole record and every seat's observation; else
+    (cheaper, for sampled steps) the engine's fields, the hand's actions and the acting seat's view."""
+    seat = state.current_player or 0
+    if full:
+        return (state.to_record(), [state.observation(s) for s in range(state.num_seats)], state.legal_actions())
+    return (
+        list(state.hands),
+        list(state.stock),
+        list(state.pile),
+        list(state.out_of_play),
+        (state.phase, state.current, state.taken, state.passes, state.dealer, state.roles),
+        (list(state.totals), list(state.hands_won), state.game_over, state.winner, len(state.results)),
+        [str(a) for a in state.logs[-1].actions] if state.logs else None,
+        len(state.logs),
+        state.observation(seat),
+    )
+
+
+def random_illegal(state: State, rng: random.Random) -> Action:
+    legal = set(state.legal_actions())
+    while True:
+        a = Action.from_id(rng.randrange(NUM_ACTIONS))
+        if a not in legal and a.kind != "layoff":
+            return a
+        if a.kind == "layoff" and a.card not in state.layoff_options():
+            return a
+
+
+def check_illegal(state: State, rng: random.Random, full: bool) -> None:
+    before = snapshot(state, full)
+    for _ in range(3):
+        a = random_illegal(state, rng)
+        with pytest.raises(IllegalAction):
+            state.apply(a)
+        with pytest.raises(IllegalAction):
+            state.apply(a.id)
+    with pytest.raises(IllegalAction):
+        state.apply("discard JK")
+    if not state.needs_deal:
+        with pytest.raises(IllegalAction):
+            state.deal(seed=1)
+    assert snapshot(state, full) == before
+
+
+def check_clone(state: State, action: Action) -> State:
+    """Apply ``action`` to a clone: the original must not change; applying it to the original too
+    must give the same game.  Returns the clone."""
+    before = snapshot(state)
+    twin = state.clone()
+    twin.apply(action)
+    assert snapshot(state) == before
+    if twin.logs:
+        assert twin.logs[-1].actions is not state.logs[-1].actions
+    return twin
+
+
+def check_undo(state: State, action: Action) -> None:
+    before = snapshot(state)
+    state.apply(action)
+    state.undo()
+    assert snapshot(state) == before
+
+
+# ------------------------------------------------------------------------------ the driver
+def random_games(variant: str, hands: int, seed: int) -> Iterator[dict[str, int]]:
+    """Play ``hands`` hands of random games, checking everything; yields per-game result counts.
+    Every step gets the cheap checks; one step in a hundred the illegal-action check; one hand in
+    two hundred the full checks (illegal actions, clone, undo) at every step."""
+    rng = random.Random(seed)
+    played = 0
+    while played < hands:
+        state = State.new(variant, rng.choice(OPTION_SETS[variant]))
+        counts: dict[str, int] = {}
+        while not state.is_terminal and played < hands:
+            assert state.needs_deal
+            before = {"totals": list(state.totals), "dealer": state.dealer, "roles": state.roles}
+            deep = rng.random() < 0.005
+            if deep:
+                check_illegal(state, rng, full=True)
+            state.deal(seed=rng.getrandbits(64))
+            played += 1
+            if deep:
+                check_undo_deal(state)
+            while not state.is_hand_over:
+                check_cards(state)
+                check_turn(state)
+                action = choose(state, rng)
+                if deep:
+                    check_illegal(state, rng, full=True)
+                    twin = check_clone(state, action)
+                    if rng.random() < 0.05:
+                        check_undo(state, action)
+                    state.apply(action)
+                    assert state.to_record() == twin.to_record()
+                else:
+                    if rng.random() < 0.01:
+                        check_illegal(state, rng, full=False)
+                    state.apply(action)
+            check_cards(state)
+            check_turn(state)
+            result = state.hand_result
+            assert result is not None
+            if result.result in ("knock", "undercut"):
+                maybe_lay_off(state, rng)
+            check_hand_end(state, before)
+            counts[result.result] = counts.get(result.result, 0) + 1
+        yield counts
+
+
+def check_undo_deal(state: State) -> None:
+    record = state.to_record()
+    state.undo()
+    assert len(state.to_record()["hands"]) == len(record["hands"]) - 1 and state.needs_deal
+    hand = record["hands"][-1]
+    if "seed" in hand:
+        state.deal(seed=hand["seed"])
+    else:
+        state.deal(hand["deck"])
+    assert state.to_record() == record
+
+
+def maybe_lay_off(state: State, rng: random.Random) -> None:
+    """Sometimes the defender lays off explicitly (RECORD.md ``layoff``), one card or several."""
+    if rng.random() < 0.3:
+        for _ in range(rng.randrange(1, 4)):
+            options = state.layoff_options()
+            if not options:
+                break
+            state.apply(Action("layoff", rng.choice(options)))
+
+
+def run(variant: str, hands: int, seed: int) -> dict[str, int]:
+    total: dict[str, int] = {}
+    for counts in random_games(variant, hands, seed):
+        for k, n in counts.items():
+            total[k] = total.get(k, 0) + n
+    assert sum(total.values()) == hands
+    return total
+
+
+EXPECTED_RESULTS = {
+    "classic": {"gin", "knock", "undercut", "draw"},
+    "oklahoma": {"gin", "knock", "undercut", "draw"},
+    "hollywood": {"gin", "knock", "undercut", "draw"},
+    "three": {"gin", "knock", "undercut", "draw"},
+    "solitaire": {"gin", "knock", "undercut", "joker", "redeal"},
+    "gin-solitaire": {"gin", "knock", "undercut", "joker", "big-gin"},
+}
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_random_play(variant: str) -> None:
+    results = run(variant, QUICK_HANDS, seed=VARIANTS.index(variant))
+    assert EXPECTED_RESULTS[variant] <= set(results), results
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_random_play_10000_hands(variant: str) -> None:
+    results = run(variant, HANDS, seed=100 + VARIANTS.index(variant))
+    assert EXPECTED_RESULTS[variant] <= set(results), results
+
+
+# ------------------------------------------------------------------------------ targeted tests
+def test_doctests() -> None:
+    for module in (ginrummy.engine, ginrummy.record, ginrummy.actions, ginrummy.scoring):
+        assert doctest.testmod(module).failed == 0
+
+
+def test_new_game_errors() -> None:
+    with pytest.raises(OptionError, match="unknown variant"):
+        State.new("poker")
+    with pytest.raises(OptionError, match="3 seats"):
+        State.new("three", players=["a", "b"])
+    with pytest.raises(OptionError, match="unknown option"):
+        State.new("classic", {"jokers": 2})
+    for v in VARIANTS:
+        s = State.new(v)
+        assert s.num_seats == SEATS[v] and s.needs_deal and s.current_player is None and s.legal_actions() == []
+        with pytest.raises(IllegalAction):
+            s.apply("draw")
+        with pytest.raises(IllegalAction, match="nothing to undo"):
+            s.undo()
+        with pytest.raises(IllegalAction):
+            s.deal(["As"], seed=3)
+        with pytest.raises(IllegalAction):
+            s.observation(SEATS[v])
+
+
+def test_action_ids_round_trip_and_legal_order() -> None:
+    for i in range(NUM_ACTIONS):
+        a = Action.from_id(i)
+        assert a.id == i and Action.parse(str(a)) == a
+    s = State.new("classic")
+    s.deal(seed=11)
+    s.apply(1)  # take the upcard by id
+    legal = s.legal_actions()
+    assert [a.id for a in legal] == sorted(a.id for a in legal)
+    taken = s.taken
+    assert taken is not None and Action("discard", taken) not in legal  # rule 1.5
+    other = next(a for a in legal if a.kind == "discard")
+    s.apply(str(other))
+    assert s.current_player == s.hand_dealer and s.phase == "draw"
+
+
+def test_same_seed_same_game_and_apply_forms_agree() -> None:
+    for v in VARIANTS:
+        a, b, c = State.new(v), State.new(v), State.new(v)
+        rng = random.Random(3)
+        for st in (a, b, c):
+            st.deal(seed=2024)
+        while not a.is_hand_over:
+            act = choose(a, rng)
+            a.apply(act)
+            b.apply(str(act))
+            c.apply(act.id)
+        assert a.to_record() == b.to_record() == c.to_record()
+        assert [a.observation(i) for i in range(a.num_seats)] == [c.observation(i) for i in range(c.num_seats)]
+
+
+def test_declared_arrangement_errors_leave_the_state_alone() -> None:
+    # seat 1 (the non-dealer) holds 2c3c4c KhKdKs 9sTsJs Ah and draws 5d
+    nd = ["2c", "3c", "4c", "Kh", "Kd", "Ks", "9s", "Ts", "Js", "Ah"]
+    dl = ["Ad", "3d", "6d", "8d", "Qd", "2h", "4h", "6h", "8h", "Th"]
+    deck = [c for pair in zip(nd, dl, strict=True) for c in pair] + ["5s", "5d"]
+    rest = [str(c) for c in CardSet((1 << 52) - 1) if str(c) not in deck]
+    s = State.new("classic")
+    s.deal(deck + rest)
+    for a in ("pass", "pass", "draw"):
+        s.apply(a)
+    before = snapshot(s)
+    for bad, why in (
+        ("knock 5d | 2c3c4c KhKdKs 9sTs", "not a meld"),
+        ("knock 5d | 2c3c4c KhKdKs 8s9sTs", "not in the hand"),
+        ("knock 5d | 2c3c4c 2c3c4c", "shares a card"),
+        ("knock 5d | 2c3c4c", "knocking needs"),
+        ("gin 5d | 2c3c4c KhKdKs 9sTsJs", "not legal"),
+        ("knock | 2c3c4c KhKdKs 9sTsJs", "not legal"),
+    ):
+        with pytest.raises(IllegalAction, match=why):
+            s.apply(bad)
+        assert snapshot(s) == before
+    s.apply("knock 5d | 9sTsJs KhKdKs 2c3c4c")
+    r = s.hand_result
+    assert r is not None and r.deadwood[1] == 1 and [str(c) for c in r.knocker_unmatched] == ["Ah"]
+    assert s.to_record()["hands"][0]["actions"][-1] == "knock 5d | 9sTsJs KdKhKs 2c3c4c"  # as declared, in that order
+
+
+def test_layoff_actions() -> None:
+    # S-18 as a game: the non-dealer knocks with 4s5s6s; the dealer lays off 3s, 7s, 8s one by one
+    nd = ["4s", "5s", "6s", "Jd", "Jc", "Jh", "Ac", "2c", "3c", "2d"]
+    dl = ["3s", "7s", "8s", "Kc", "Kd", "Kh", "9d", "2h", "5h", "9c"]
+    deck = [c for pair in zip(nd, dl, strict=True) for c in pair] + ["Qs", "Qh"]
+    rest = [str(c) for c in CardSet((1 << 52) - 1) if str(c) not in deck]
+    s = State.new("classic")
+    s.deal(deck + rest)
+    for a in ("pass", "pass", "draw", "knock Qh"):
+        s.apply(a)
+    assert s.hand_result is not None and s.hand_result.points == (0, 23)
+    assert sorted(map(str, s.layoff_options())) == ["3s", "7s"]
+    with pytest.raises(IllegalAction, match="cards that can be laid off"):
+        s.apply("layoff 8s")  # not yet: it needs the 7s first
+    s.apply("layoff 7s")
+    assert sorted(map(str, s.layoff_options())) == ["3s", "8s"]
+    assert s.hand_result.points == (0, 34)  # 3s and 8s stay deadwood: 3 + 8 + 9 + 2 + 5 + 9 = 36, less 2
+    s.apply("layoff 8s")
+    s.apply("layoff 3s")
+    assert s.hand_result.points == (0, 23) and s.layoff_options() == []
+    with pytest.raises(IllegalAction, match="no layoff is possible now"):
+        s.apply("layoff 9d")
+    s.undo()
+    assert [str(c) for c in s.hand_result.laid_off] == ["7s", "8s"]
+
+
+def test_three_seats_in_play_until_the_next_deal() -> None:
+    """Regression: once a three-player hand was over, ``active_seats`` (and so the observations)
+    already followed the next hand's roles, and the box who had just lost saw an empty hand."""
+    s = State.new("three")
+    s.deal(seed=4)
+    rng = random.Random(0)
+    while not s.is_hand_over or not s.results or s.results[-1].winner not in (1,):
+        if s.is_hand_over:
+            s.deal(seed=rng.getrandbits(64))
+            assert s.active_seats == (s.roles[0], s.roles[1])
+        else:
+            s.apply(choose(s, rng))
+    assert s.roles == (1, 2, 0) and s.active_seats == (0, 1)  # the team won: P2 boxes next time
+    box = s.observation(0)
+    assert box["hand"] == [str(c) for c in s.hand(0)] and len(box["hand"]) == 10
+    assert s.observation(2)["hand"] == [] and "captain_hand" in s.observation(2)
+    s.deal(seed=9)
+    assert s.active_seats == (1, 2) and s.observation(0)["hand"] == []
