@@ -1,0 +1,973 @@
+"""Solitaire players: the ``planner`` and the ``clairvoyant`` bound (rule book sections 3 and 4).
+
+Both solitaires share one fact that makes them tractable: the cards the player has not seen are
+known exactly (the discards lie under the joker, or face down out of play), and the joker lies
+uniformly among the places above the known discards.  From any position, the rest of the hand is a
+uniformly random order of the ``n`` unseen cards with the joker at a uniformly random one of the
+``n + 1`` places.  So:
+
+* the count ``C`` on ending now (the cards above the joker) is uniform on ``0..n``, and the value of
+  knocking or going gin now is an exact average over it;
+* along any sequence of play the joker's place is independent of the cards drawn before it, so a
+  rollout (one order of the unseen cards) is scored exactly over every place of the joker at once.
+
+The ``planner`` (stateless: everything comes from the observation) scores each discard by the
+exact expectation over the next card (gin, knock, or the joker next) and continues with rollouts of
+a fast greedy policy, common random numbers for every candidate, until its time budget is spent.
+It plays for the chance of gin (``scoring=none``) or for expected points (scored modes).
+
+The ``clairvoyant`` knows the deck order and the joker's place.  It is an analysis tool, never a
+player: it must be given the deal (``clairvoyant_value``, ``clairvoyant_line`` or a
+:class:`ClairvoyantAgent` built with the state).  Because it may keep any ten of the cards it has
+seen (it discards everything else as it comes), its best result on a deal is an exact maximum over
+when to stop and with which ten cards; see ``docs/strength.md``.
+
+Fast meld primitives used here (exact, checked against :mod:`ginrummy.melds` in the tests):
+
+* :func:`melded_sizes`: the sizes of every all-melded subset of a card set (as a bit mask);
+* :func:`has_gin10`: whether ten of the cards can form a gin hand;
+* :func:`min_deadwood_of_ten`: the least deadwood of any ten cards of a set.
+
+>>> from ginrummy.cards import CardSet
+>>> has_gin10(int(CardSet.parse("2c 3c 4c 7h 7d 7s 9s Ts Js Qs Kd Ah")))
+True
+>>> min_deadwood_of_ten(int(CardSet.parse("2c 3c 4c 7h 7d 9s Ts Js Qs Kd Ah 5h")))
+4
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Final
+
+from ..actions import Action
+from ..cards import CARDS, JOKER, Card
+from ..errors import GinRummyError
+from ..melds import RUN_DEADWOOD, best_discards, min_deadwood
+from .base import Agent, Decision, register
+
+if TYPE_CHECKING:
+    from ..engine import State
+
+__all__ = [
+    "SOLO_VARIANTS",
+    "ClairvoyantAgent",
+    "ClairvoyantResult",
+    "PlannerAgent",
+    "SoloRules",
+    "advise_solitaire",
+    "clairvoyant_line",
+    "clairvoyant_value",
+    "evaluate_actions",
+    "has_gin10",
+    "melded_sizes",
+    "min_deadwood_of_ten",
+]
+
+SOLO_VARIANTS: Final = ("solitaire", "gin-solitaire")
+_SUIT: Final = 0x1FFF
+_VALUES: Final = tuple(c.value for c in CARDS)
+_RANK_MASKS: Final = tuple((1 << r) | (1 << (r + 13)) | (1 << (r + 26)) | (1 << (r + 39)) for r in range(13))
+_CAP: Final = (1 << 12) - 1  # sizes 0..11 are all that a hand of ten or eleven needs
+_INF: Final = 1 << 20
+
+
+# --- Sizes of all-melded subsets ----------------------------------------------------------------
+def _build_size_tables() -> tuple[list[int], list[int], list[int]]:
+    """Per 13-bit suit pattern: the sizes (bit k = k cards) of its subsets melded by runs alone.
+
+    A maximal run of length L gives any size in {0} U [3, L] (one sub-run, or none; longer runs
+    split into pieces of three or more); the suit's sizes are the sums over its runs.  Only 16
+    distinct size masks occur and they are closed under sums, so the sum of two suits is one
+    lookup in a 16 x 16 table of mask ids.
+    """
+
+    def add(a: int, b: int) -> int:
+        r = 0
+        while a:
+            low = a & -a
+            a ^= low
+            r |= b << (low.bit_length() - 1)
+        return r & _CAP
+
+    masks = [0] * 8192
+    for x in range(8192):
+        m = 1
+        r = 0
+        while r < 13:
+            if x >> r & 1:
+                s = r
+                while r < 13 and x >> r & 1:
+                    r += 1
+                if r - s >= 3:
+                    m = add(m, 1 | sum(1 << k for k in range(3, r - s + 1)))
+            else:
+                r += 1
+        masks[x] = m
+    distinct = sorted(set(masks))
+    changed = True
+    while changed:  # close under sums (it already is; this keeps the table honest if it were not)
+        changed = False
+        for a in list(distinct):
+            for b in list(distinct):
+                c = add(a, b)
+                if c not in distinct:
+                    distinct.append(c)
+                    changed = True
+    index = {m: i for i, m in enumerate(distinct)}
+    n = len(distinct)
+    ids = [index[m] for m in masks]
+    sums = [index[add(distinct[i], distinct[j])] for i in range(n) for j in range(n)]
+    return ids, sums, distinct
+
+
+_SIZE_ID, _SIZE_SUM, _SIZE_MASK = _build_size_tables()
+_NSIZE: Final = len(_SIZE_MASK)
+
+
+def _run_sizes(s: int) -> int:
+    """Sizes of the subsets of ``s`` melded by runs alone (bit mask, sizes up to 11)."""
+    ids = _SIZE_ID
+    sm = _SIZE_SUM
+    n = _NSIZE
+    i = sm[ids[s & _SUIT] * n + ids[s >> 13 & _SUIT]]
+    j = sm[ids[s >> 26 & _SUIT] * n + ids[s >> 39 & _SUIT]]
+    return _SIZE_MASK[sm[i * n + j]]
+
+
+def _candidates(s: int) -> int:
+    a = s & _SUIT
+    b = s >> 13 & _SUIT
+    c = s >> 26 & _SUIT
+    d = s >> 39 & _SUIT
+    return (a & b & (c | d)) | (c & d & (a | b))
+
+
+def _set_choices(s: int, t: int) -> list[list[int]]:
+    """For each candidate rank of ``t``: the sets of it that ``s`` holds (the four, or each three)."""
+    out = []
+    r = 0
+    while t:
+        if t & 1:
+            held = s & _RANK_MASKS[r]
+            opts = [held]
+            if held.bit_count() == 4:
+                y = held
+                while y:
+                    low = y & -y
+                    y ^= low
+                    opts.append(held ^ low)
+            out.append(opts)
+        t >>= 1
+        r += 1
+    return out
+
+
+def melded_sizes(cards: int) -> int:
+    """The sizes of all the all-melded subsets of ``cards`` (a mask), as bits 0..11.
+
+    Exact: every way of using at most three sets (all a hand of eleven can hold) is tried, and
+    the rest is scored by runs alone.
+
+    >>> from ginrummy.cards import CardSet
+    >>> sizes = melded_sizes(int(CardSet.parse("5c 5d 5h 5s 6s 7s")))
+    >>> [k for k in range(12) if sizes >> k & 1]
+    [0, 3, 4, 6]
+    """
+    base = _run_sizes(cards)
+    t = _candidates(cards)
+    if not t:
+        return base
+    choices = _set_choices(cards, t)
+    out = base
+
+    def walk(i: int, rest: int, used: int, depth: int) -> None:
+        nonlocal out
+        for k in range(i, len(choices)):
+            for st in choices[k]:
+                if st & ~rest:
+                    continue
+                u = used + st.bit_count()
+                if u > 11:
+                    continue
+                r2 = rest & ~st
+                out |= (_run_sizes(r2) << u) & _CAP
+                if depth < 2:
+                    walk(k + 1, r2, u, depth + 1)
+
+    walk(0, cards, 0, 0)
+    return out
+
+
+def has_gin10(cards: int) -> bool:
+    """Whether some ten of ``cards`` are all melded (gin, rule 0.6), for any number of cards."""
+    if _run_sizes(cards) >> 10 & 1:
+        return True
+    if not _candidates(cards):
+        return False
+    return bool(melded_sizes(cards) >> 10 & 1)
+
+
+def _meld_sizes_with(cards: int, card: int) -> int:
+    """Sizes of the all-melded subsets of ``cards`` that contain ``card`` (in one of the melds)."""
+    out = 0
+    bit = 1 << card
+    r = card % 13
+    held = cards & _RANK_MASKS[r]
+    if held.bit_count() >= 3:
+        sets = [held]
+        if held.bit_count() == 4:
+            y = held
+            while y:
+                low = y & -y
+                y ^= low
+                sets.append(held ^ low)
+        for st in sets:
+            if st & bit:
+                out |= melded_sizes(cards & ~st) << st.bit_count()
+    suit = card // 13
+    base = 13 * suit
+    x = cards >> base & _SUIT
+    lo = r
+    while lo > 0 and x >> (lo - 1) & 1:
+        lo -= 1
+    hi = r
+    while hi < 12 and x >> (hi + 1) & 1:
+        hi += 1
+    for a in range(lo, r + 1):
+        for b in range(max(r, a + 2), hi + 1):
+            run = ((1 << (b - a + 1)) - 1) << (base + a)
+            out |= melded_sizes(cards & ~run) << (b - a + 1)
+    return out & _CAP
+
+
+# --- Least deadwood of ten cards out of many ----------------------------------------------------
+@lru_cache(maxsize=1)
+def _k_tables() -> tuple[tuple[int, ...], ...]:
+    """Per suit pattern: for k = 0..min(10, cards), the least run-only deadwood of k of its cards.
+
+    A subset-minimum transform per k over the 13 bits (NumPy when installed, else pure Python).
+    """
+    pop = [x.bit_count() for x in range(8192)]
+    try:
+        import numpy as np
+    except ImportError:  # pragma: no cover - exercised only without NumPy
+        cols = []
+        for k in range(11):
+            g = [RUN_DEADWOOD[x] if pop[x] == k else _INF for x in range(8192)]
+            for b in range(13):
+                bit = 1 << b
+                for x in range(8192):
+                    if x & bit and g[x ^ bit] < g[x]:
+                        g[x] = g[x ^ bit]
+            cols.append(g)
+        return tuple(tuple(cols[k][x] for k in range(min(10, pop[x]) + 1)) for x in range(8192))
+    rd = np.array(RUN_DEADWOOD, dtype=np.int64)
+    pc = np.array(pop)
+    xs = np.arange(8192)
+    table = np.full((11, 8192), _INF, dtype=np.int64)
+    for k in range(11):
+        g = np.where(pc == k, rd, _INF)
+        for b in range(13):
+            bit = 1 << b
+            has = (xs & bit) != 0
+            g = np.where(has, np.minimum(g, g[xs ^ bit]), g)
+        table[k] = g
+    tl = table.T.tolist()
+    return tuple(tuple(tl[x][: min(10, pop[x]) + 1]) for x in range(8192))
+
+
+def _minplus(f: Sequence[int], g: Sequence[int], cap: int) -> list[int]:
+    out = [_INF] * (min(cap, len(f) + len(g) - 2) + 1)
+    for i, a in enumerate(f):
+        if a >= _INF or i > cap:
+            continue
+        for j in range(min(len(g), cap - i + 1)):
+            v = a + g[j]
+            if v < out[i + j]:
+                out[i + j] = v
+    return out
+
+
+def _runs_min_k(cards: int, k: int) -> int:
+    """Least deadwood of exactly ``k`` cards of ``cards`` with no sets."""
+    tab = _k_tables()
+    ab = _minplus(tab[cards & _SUIT], tab[cards >> 13 & _SUIT], k)
+    cd = _minplus(tab[cards >> 26 & _SUIT], tab[cards >> 39 & _SUIT], k)
+    best = _INF
+    for i, a in enumerate(ab):
+        j = k - i
+        if 0 <= j < len(cd):
+            v = a + cd[j]
+            if v < best:
+                best = v
+    return best
+
+
+def min_deadwood_of_ten(cards: int, k: int = 10) -> int:
+    """The least deadwood of any ``k`` (ten) cards of ``cards`` (rule 0.6), exactly.
+
+    Every way of using at most three sets is tried; the rest is a min-plus sum over the suits of
+    each suit's best run-only ``j`` cards.
+    """
+    n = cards.bit_count()
+    if n < k:
+        raise GinRummyError(f"need at least {k} cards, got {n}")
+    if n == k:
+        return min_deadwood(cards)
+    best = _runs_min_k(cards, k)
+    t = _candidates(cards)
+    if not t or best == 0:
+        return best
+    choices = _set_choices(cards, t)
+
+    def walk(i: int, rest: int, used: int, depth: int) -> None:
+        nonlocal best
+        for c in range(i, len(choices)):
+            for st in choices[c]:
+                if st & ~rest:
+                    continue
+                u = used + st.bit_count()
+                if u > k:
+                    continue
+                r2 = rest & ~st
+                v = _runs_min_k(r2, k - u)
+                if v < best:
+                    best = v
+                if best == 0:
+                    return
+                if depth < 2:
+                    walk(c + 1, r2, u, depth + 1)
+                    if best == 0:
+                        return
+
+    walk(0, cards, 0, 0)
+    return best
+
+
+# --- The rules as the planner needs them --------------------------------------------------------
+@dataclass(frozen=True)
+class SoloRules:
+    """The options of a solitaire that matter to play, and the value of each way a hand ends.
+
+    ``objective`` is ``win`` (the chance of gin before the joker: 1 for gin or big gin, else 0) or
+    ``points`` (the player's points minus the Joker's).  ``scoring=none`` forces ``win``.
+    """
+
+    variant: str
+    scoring: str = "knock"  # none | basic | knock (gin-solitaire: knock)
+    knock_limit: int = 10
+    gin_bonus: int = 25
+    big_gin_bonus: int = 31
+    undercut_bonus: int = 25
+    undercut_on_tie: bool = False
+    big_gin: bool = False
+    count_includes_joker: bool = False
+    end_at_start: bool = False  # end_before_first_draw (3.4) / end_after_opening_discard (4.2)
+    objective: str = "points"
+    _sums: dict[tuple[str, int, int], float] = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    @classmethod
+    def of(cls, variant: str, options: Mapping[str, Any] | None = None, objective: str = "auto") -> SoloRules:
+        """The rules of ``variant`` with ``options`` (validated as the engine does)."""
+        from ..options import options_for
+
+        if variant not in SOLO_VARIANTS:
+            raise GinRummyError(f"not a solitaire variant: {variant!r} (expected one of {', '.join(SOLO_VARIANTS)})")
+        o = options_for(variant, dict(options or {})).to_dict()
+        scoring = str(o.get("scoring", "knock"))
+        if objective == "auto":
+            objective = "win" if scoring == "none" else "points"
+        if objective not in ("win", "points"):
+            raise GinRummyError(f"objective must be auto, win or points, got {objective!r}")
+        if scoring == "none":
+            objective = "win"
+        return cls(
+            variant=variant,
+            scoring=scoring,
+            knock_limit=int(o["knock_limit"]),
+            gin_bonus=int(o["gin_bonus"]),
+            big_gin_bonus=int(o["big_gin_bonus"]),
+            undercut_bonus=int(o["undercut_bonus"]),
+            undercut_on_tie=bool(o["undercut_on_tie"]),
+            big_gin=bool(o["big_gin"]),
+            count_includes_joker=bool(o["count_includes_joker"]),
+            end_at_start=bool(o.get("end_before_first_draw", o.get("end_after_opening_discard", False))),
+            objective=objective,
+        )
+
+    @property
+    def dealt(self) -> int:
+        return 11 if self.variant == "gin-solitaire" else 10
+
+    @property
+    def deck_real(self) -> int:
+        """Real cards in the deck below the deal (the joker can be above any of them or last)."""
+        return 52 - self.dealt
+
+    @property
+    def may_knock(self) -> bool:
+        return self.scoring == "knock" and self.objective == "points"
+
+    def end_value(self, event: str, counted: int, deadwood: int) -> int:
+        """The value of a hand ending by ``event`` (gin, big-gin, knock, joker) with the count C
+        (before ``count_includes_joker``) and deadwood D: rules 3.5-3.8 and 4.5-4.6."""
+        if self.objective == "win":
+            return 1 if event in ("gin", "big-gin") else 0
+        if event == "joker":
+            return -deadwood
+        c = counted + (1 if self.count_includes_joker else 0)
+        if self.scoring == "basic":
+            return c
+        if event == "big-gin":
+            return c + self.big_gin_bonus
+        if event == "gin":
+            return c + self.gin_bonus
+        if c > deadwood:
+            return c - deadwood
+        if deadwood > c or self.undercut_on_tie:
+            return -(deadwood - c + self.undercut_bonus)
+        return 0
+
+    def end_sum(self, event: str, deadwood: int, m: int) -> float:
+        """The sum of :meth:`end_value` over the counts 0..m (m + 1 equally likely places)."""
+        key = (event, deadwood, m)
+        v = self._sums.get(key)
+        if v is None:
+            v = float(sum(self.end_value(event, c, deadwood) for c in range(m + 1)))
+            self._sums[key] = v
+        return v
+
+    def end_mean(self, event: str, deadwood: int, n: int) -> float:
+        """The expected value of ending now with ``n`` unseen cards (C uniform on 0..n)."""
+        return self.end_sum(event, deadwood, n) / (n + 1)
+
+    def loss(self, deadwood: int) -> int:
+        """The value when the joker comes first, holding ``deadwood``."""
+        return 0 if self.objective == "win" else -deadwood
+
+
+# --- The clairvoyant bound ----------------------------------------------------------------------
+@dataclass(frozen=True)
+class ClairvoyantResult:
+    """The clairvoyant's best result on one deck order, for every place of the joker.
+
+    ``values[j]`` is the best value with ``j`` real cards above the joker (joker at place j + 1),
+    ``mean`` their average (the joker's place is uniform), ``gin_step`` the fewest draws to gin
+    (None if the deck never gives one).
+    """
+
+    values: tuple[float, ...]
+    gin_step: int | None
+    stops: tuple[tuple[int, str] | None, ...] = ()  # per j: (draws, event) of the best line, None = the joker
+
+    @property
+    def mean(self) -> float:
+        return sum(self.values) / len(self.values)
+
+
+def _split_deck(rules: SoloRules, deck: Sequence[int]) -> tuple[list[int], list[int], int]:
+    """(dealt cards, real deck cards in order, joker place) of a deck given top first."""
+    cards = [int(c) for c in deck]
+    dealt = cards[: rules.dealt]
+    rest = cards[rules.dealt :]
+    if JOKER in dealt:
+        raise GinRummyError("the joker was dealt: there is nothing to play (the deal is void or lost at once)")
+    j = rest.index(JOKER) if JOKER in rest else len(rest)
+    return dealt, [c for c in rest if c != JOKER], j
+
+
+def clairvoyant_value(
+    rules: SoloRules, held: Sequence[int] | int, order: Sequence[int], *, start: bool | None = None
+) -> ClairvoyantResult:
+    """Exact best results knowing the deck.
+
+    ``held`` is the cards in hand (the ten or eleven dealt, or the ten kept after a discard),
+    ``order`` the real cards still to come in draw order (the joker taken out); ``start`` says
+    whether the hand may end before the next draw (default: the rules' ``end_at_start`` for a deal;
+    pass False after a discard).
+
+    Knowing the order, the player can hold any ten of the cards seen so far (keep those, discard
+    everything else as it comes), so with the joker after ``j`` more real cards the best result is
+    the best over ``t <= j`` of stopping after ``t`` draws with the best ten of ``held + order[:t]``
+    (gin, big gin with the card just drawn, or a knock with the least deadwood), or of meeting the
+    joker holding the ten with the least deadwood.  Every quantity is exact: no sampling, no
+    pruning of value.
+    """
+    if isinstance(held, int):
+        seen = held
+    else:
+        seen = 0
+        for c in held:
+            seen |= 1 << int(c)
+    if start is None:
+        start = rules.end_at_start
+    first = 0 if start else 1
+    n = len(order)
+    scored = rules.objective == "points"
+    gin: list[bool] = []
+    big: list[bool] = []
+    dw: list[int] = []
+    gin_step: int | None = None
+    for t in range(n + 1):
+        if t:
+            seen |= 1 << int(order[t - 1])
+        if gin_step is not None:
+            g = True
+        elif seen.bit_count() == 10:
+            g = min_deadwood(seen) == 0
+        else:
+            g = has_gin10(seen)
+        b = False
+        if rules.big_gin and t >= 1 and (gin_step is None or t - gin_step < 7):
+            b = bool(_meld_sizes_with(seen, int(order[t - 1])) >> 11 & 1)
+        gin.append(g)
+        big.append(b)
+        if scored:
+            dw.append(0 if g else min_deadwood_of_ten(seen))
+        if g and t >= first and gin_step is None:
+            gin_step = t
+        if gin_step is not None and t - gin_step >= 7 and not scored:
+            break
+    values = []
+    stops: list[tuple[int, str] | None] = []
+    for j in range(n + 1):  # j real cards above the joker
+        if not scored:
+            stop: tuple[int, str] | None = None
+            if gin_step is not None and gin_step <= j:
+                stop = (gin_step, "gin")
+            elif rules.big_gin:
+                hit = next((t for t in range(1, min(j, len(big) - 1) + 1) if big[t]), None)
+                stop = None if hit is None else (hit, "big-gin")
+            values.append(1.0 if stop else 0.0)
+            stops.append(stop)
+            continue
+        best = float(rules.end_value("joker", 0, dw[j]))
+        stop = None
+        for t in range(first, j + 1):
+            c = j - t
+            if gin[t]:
+                v = rules.end_value("gin", c, 0)
+                if v > best:
+                    best, stop = v, (t, "gin")
+            if big[t]:
+                v = rules.end_value("big-gin", c, 0)
+                if v > best:
+                    best, stop = v, (t, "big-gin")
+            if rules.may_knock and 0 < dw[t] <= rules.knock_limit:
+                v = rules.end_value("knock", c, dw[t])
+                if v > best:
+                    best, stop = v, (t, "knock")
+        values.append(best)
+        stops.append(stop)
+    return ClairvoyantResult(tuple(values), gin_step, tuple(stops))
+
+
+def clairvoyant_line(rules: SoloRules, deck: Sequence[int]) -> tuple[float, tuple[int, str] | None]:
+    """The clairvoyant's best value on a full deck (top first, joker included) and its line:
+    (draws, event) where it goes out, or None when it meets the joker."""
+    dealt, order, j = _split_deck(rules, deck)
+    res = clairvoyant_value(rules, dealt, order)
+    return res.values[j], res.stops[j]
+
+
+# --- The planner --------------------------------------------------------------------------------
+def _high_card(mask: int) -> int:
+    """The card to throw among equally good discards: the highest value, then rank, then suit."""
+    best = -1
+    key = (-1, -1, -1)
+    y = mask
+    while y:
+        low = y & -y
+        y ^= low
+        c = low.bit_length() - 1
+        k = (_VALUES[c], c % 13, c // 13)
+        if k > key:
+            key, best = k, c
+    return best
+
+
+@dataclass
+class _Rollouts:
+    """Rollouts of the greedy continuation: each order of the unseen cards is scored exactly over
+    every place of the joker (the joker's place is independent of the cards before it)."""
+
+    rules: SoloRules
+    knock_margin: float = 0.0
+
+    def run(self, hand: int, dead: int, order: Sequence[int]) -> float:
+        """The sum over the n + 1 places of the joker of the value of continuing from ``hand`` (ten
+        cards, deadwood ``dead``) when the unseen cards come in ``order`` (n cards)."""
+        rules = self.rules
+        n = len(order)
+        win = rules.objective == "win"
+        knock = rules.may_knock
+        limit = rules.knock_limit
+        big = rules.big_gin
+        total = 0.0 if win else float(-dead)
+        k = 0
+        for c in order:
+            k += 1
+            hand |= 1 << c
+            d, cards = best_discards(hand)
+            left = n - k
+            if d == 0:
+                if big and not win and min_deadwood(hand) == 0:
+                    return total + rules.end_sum("big-gin", 0, left)
+                return total + rules.end_sum("gin", 0, left)
+            if knock and d <= limit and rules.end_sum("knock", d, left) > self.knock_margin * (left + 1):
+                return total + rules.end_sum("knock", d, left)
+            hand ^= 1 << _high_card(cards)
+            if not win:
+                total -= d
+        return total
+
+
+def _mix(*parts: object) -> int:
+    return int.from_bytes(hashlib.blake2b("|".join(map(str, parts)).encode(), digest_size=8).digest(), "big")
+
+
+@dataclass
+class PlanReport:
+    """The planner's estimate of each legal action, best first."""
+
+    values: list[tuple[Action, float]]
+    rollouts: int
+    exact: bool  # True when every value is exact (ending now, or nothing left to sample)
+
+
+def evaluate_actions(
+    rules: SoloRules,
+    hand: int,
+    unseen: Sequence[int],
+    legal: Sequence[Action],
+    *,
+    rollouts: int = 64,
+    time_budget: float | None = None,
+    seed: int = 0,
+    knock_margin: float = 0.0,
+) -> PlanReport:
+    """Estimate the value of every legal action of a solitaire position.
+
+    Ending now (gin, big gin, knock) is valued exactly: C is uniform on 0..n.  A discard (or the
+    opening ``draw``) is valued by ``rollouts`` orders of the unseen cards, the same orders for
+    every candidate, each stratified so that every unseen card comes first equally often (the next
+    draw is averaged exactly when ``rollouts`` is a multiple of n), then played by the greedy
+    continuation (least deadwood; out at gin, or at a knock worth more than ``knock_margin`` on
+    average), each scored exactly over every place of the joker.  With ``time_budget`` (seconds)
+    rollouts continue in rounds until the budget is spent (at least ``rollouts`` of them).
+    """
+    n = len(unseen)
+    start = time.perf_counter()
+    values: dict[Action, float] = {}
+    cont: dict[Action, int] = {}  # action -> the ten cards it keeps (continuing)
+    for a in legal:
+        if a.kind in ("gin", "knock"):
+            kept = hand if a.card is None else hand & ~(1 << int(a.card))
+            d = min_deadwood(kept) if a.card is not None or hand.bit_count() == 10 else 0
+            if a.kind == "gin":
+                event = "big-gin" if a.card is None and hand.bit_count() == 11 else "gin"
+                values[a] = rules.end_mean(event, 0, n)
+            elif rules.may_knock or rules.objective == "win":
+                values[a] = rules.end_mean("knock", d, n)
+            else:
+                values[a] = rules.end_mean("knock", d, n)
+        elif a.kind == "discard" and a.card is not None:
+            cont[a] = hand & ~(1 << int(a.card))
+        elif a.kind == "draw":
+            cont[a] = hand
+        else:  # pragma: no cover - no other action occurs in the solitaires
+            values[a] = -math.inf
+    if not cont:
+        return PlanReport(sorted(values.items(), key=lambda t: -t[1]), 0, True)
+    # Several actions may keep the same ten cards (never in practice, but be safe): value once.
+    hands = sorted(set(cont.values()))
+    dead = {h: min_deadwood(h) for h in hands}
+    if n == 0:
+        # The joker is next for certain.
+        for a, h in cont.items():
+            values[a] = float(rules.loss(dead[h]))
+        return PlanReport(sorted(values.items(), key=lambda t: -t[1]), 0, True)
+    rng = random.Random(seed)
+    sim = _Rollouts(rules, knock_margin)
+    sums = dict.fromkeys(hands, 0.0)
+    done = 0
+    cards = list(unseen)
+    target = max(1, rollouts)
+    while True:
+        while done < target:
+            first = cards[done % n]
+            rest = [c for c in cards if c != first]
+            rng.shuffle(rest)
+            order = [first, *rest]
+            for h in hands:
+                sums[h] += sim.run(h, dead[h], order)
+            done += 1
+        if time_budget is None or time.perf_counter() - start >= time_budget or done >= 100_000:
+            break
+        spent = time.perf_counter() - start
+        per = spent / done
+        more = int((time_budget - spent) / per) if per > 0 else target
+        if more <= 0:
+            break
+        target = done + max(1, min(more, done))
+    for a, h in cont.items():
+        values[a] = sums[h] / done / (n + 1)
+    ranked = sorted(values.items(), key=lambda t: (-t[1], t[0].id if t[0].melds is None else 0))
+    return PlanReport(ranked, done, False)
+
+
+# --- Outs: the cards (and pairs of cards) that complete a gin -------------------------------------
+def _neighbours() -> tuple[int, ...]:
+    out = []
+    for c in range(52):
+        r, s = c % 13, c // 13
+        m = _RANK_MASKS[r] & ~(1 << c)
+        for d in (-2, -1, 1, 2):
+            if 0 <= r + d < 13:
+                m |= 1 << (r + d + 13 * s)
+        out.append(m)
+    return tuple(out)
+
+
+_NEAR: Final = _neighbours()
+"""For each card: the cards that can share a meld of three with it (its rank, two either side)."""
+
+
+def _near(mask: int) -> int:
+    out = 0
+    y = mask
+    while y:
+        low = y & -y
+        y ^= low
+        out |= _NEAR[low.bit_length() - 1]
+    return out
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        out.append(low.bit_length() - 1)
+    return out
+
+
+def gin_outs(hand: int, unseen: int) -> int:
+    """The unseen cards (a mask) that give ``hand`` (ten cards) a gin when drawn.
+
+    A card can only help if it can share a meld with a held card, so only those are tried.
+    """
+    out = 0
+    for c in _bits(_near(hand) & unseen):
+        if has_gin10(hand | (1 << c)):
+            out |= 1 << c
+    return out
+
+
+def gin_pairs(hand: int, unseen: int, outs: int | None = None) -> int:
+    """How many unordered pairs of unseen cards, neither a gin out, give ``hand`` a gin."""
+    if outs is None:
+        outs = gin_outs(hand, unseen)
+    near = _near(hand)
+    pool = unseen & ~outs
+    first = _bits(near & pool)
+    firsts = near & pool
+    count = 0
+    for c1 in first:
+        b1 = 1 << c1
+        h1 = hand | b1
+        # c2: near the hand or c1; pairs with both near the hand are counted once (c2 > c1).
+        cand = (near | _NEAR[c1]) & pool & ~b1 & ~(firsts & ((b1 << 1) - 1))
+        for c2 in _bits(cand):
+            if has_gin10(h1 | (1 << c2)):
+                count += 1
+    return count
+
+
+# --- Agents -------------------------------------------------------------------------------------
+_CARD_INDEX: Final = {str(c): int(c) for c in CARDS}
+
+
+def _mask(cards: Sequence[str]) -> int:
+    m = 0
+    for s in cards:
+        m |= 1 << _CARD_INDEX[s]
+    return m
+
+
+def _rules_for(variant: str, observation: Mapping[str, Any], objective: str) -> SoloRules:
+    opts = observation.get("options") or {}
+    return _cached_rules(variant, tuple(sorted(opts.items())), objective)
+
+
+@lru_cache(maxsize=64)
+def _cached_rules(variant: str, opts: tuple[tuple[str, Any], ...], objective: str) -> SoloRules:
+    return SoloRules.of(variant, dict(opts), objective)
+
+
+def _explain(rules: SoloRules, best: Action, value: float, n: int) -> str:
+    if rules.objective == "win":
+        what = f"chance of gin before the joker about {value:.0%}"
+    else:
+        what = f"expected points about {value:+.1f}"
+    if best.kind in ("gin", "knock"):
+        return f"{str(best).capitalize()}: {what} ({n} unseen cards, the count is 0..{n})."
+    return f"{str(best).capitalize()}: {what}."
+
+
+@register("planner", SOLO_VARIANTS)
+class PlannerAgent(Agent):
+    """The solitaire planner (stateless; see the module docstring).
+
+    ``rollouts`` orders of the unseen cards are sampled per decision (reproducible: the stream is
+    seeded from the agent's seed and the position); ``time_budget`` (seconds) lets it continue
+    while time remains; ``objective`` is ``auto`` (gin chance with ``scoring=none``, else points),
+    ``win`` or ``points``.
+    """
+
+    name = "planner"
+
+    def __init__(
+        self,
+        variant: str,
+        seed: int | None = None,
+        *,
+        rollouts: int = 64,
+        time_budget: float | None = None,
+        objective: str = "auto",
+        knock_margin: float = 0.0,
+    ) -> None:
+        if variant not in SOLO_VARIANTS:
+            raise GinRummyError(f"the planner plays the solitaires only, not {variant!r}")
+        super().__init__(variant, seed)
+        self.rollouts = int(rollouts)
+        self.time_budget = None if time_budget is None else float(time_budget)
+        self.objective = objective
+        self.knock_margin = float(knock_margin)
+
+    def evaluate(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> PlanReport:
+        rules = _rules_for(self.variant, observation, self.objective)
+        hand = _mask(observation.get("hand") or [])
+        unseen = [_CARD_INDEX[c] for c in observation.get("unseen") or []]
+        seed = _mix(self.seed or 0, hand, *unseen)
+        return evaluate_actions(
+            rules,
+            hand,
+            unseen,
+            legal,
+            rollouts=self.rollouts,
+            time_budget=self.time_budget,
+            seed=seed,
+            knock_margin=self.knock_margin,
+        )
+
+    def decide(self, observation: dict[str, Any], legal: Sequence[Action]) -> Decision:
+        if not legal:
+            raise GinRummyError("no legal action to choose from")
+        if len(legal) == 1:
+            return Decision(legal[0], "The only legal action.")
+        report = self.evaluate(observation, legal)
+        best, value = report.values[0]
+        rules = _rules_for(self.variant, observation, self.objective)
+        n = len(observation.get("unseen") or [])
+        return Decision(best, _explain(rules, best, value, n), {str(a): v for a, v in report.values})
+
+
+def advise_solitaire(
+    observation: Mapping[str, Any], legal: Sequence[Action], variant: str
+) -> list[tuple[Action, float]]:
+    """Every legal action with the planner's estimate (gin chance or expected points), best first."""
+    if not legal:
+        return []
+    agent = PlannerAgent(variant, seed=0)
+    return list(agent.evaluate(observation, legal).values)
+
+
+@register("clairvoyant", SOLO_VARIANTS)
+class ClairvoyantAgent(Agent):
+    """The upper bound: plays perfectly knowing the deck order and the joker's place.
+
+    Analysis only.  It must be given the deal: ``state`` (it reads the deck of the hand in play,
+    ``state.logs[-1].deck``) or ``deck`` (top first, joker included).  Without one it refuses to
+    act (raises :class:`GinRummyError`): it is registered only so that ``make_agent`` can build it
+    for analysis tools, never to sit at a table.
+    """
+
+    name = "clairvoyant"
+
+    def __init__(
+        self,
+        variant: str,
+        seed: int | None = None,
+        *,
+        state: State | None = None,
+        deck: Sequence[int | str] | None = None,
+        objective: str = "auto",
+    ) -> None:
+        if variant not in SOLO_VARIANTS:
+            raise GinRummyError(f"the clairvoyant plays the solitaires only, not {variant!r}")
+        super().__init__(variant, seed)
+        self.state = state
+        self.deck = None if deck is None else [_card_int(c) for c in deck]
+        self.objective = objective
+
+    def _deck(self) -> list[int]:
+        if self.deck is not None:
+            return self.deck
+        if self.state is not None and self.state.logs:
+            return [int(c) for c in self.state.logs[-1].deck]
+        raise GinRummyError(
+            "the clairvoyant is an analysis tool that must be given the deal (state= or deck=); "
+            "it cannot play from an observation"
+        )
+
+    def evaluate(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> list[tuple[Action, float]]:
+        """Every legal action with its exact value knowing the deck, best first."""
+        rules = _rules_for(self.variant, observation, self.objective)
+        deck = self._deck()
+        dealt_cards, order, joker_at = _split_deck(rules, deck)
+        hand = _mask(observation.get("hand") or [])
+        discards = observation.get("discards") or []
+        drawn = hand.bit_count() + len(discards) - rules.dealt
+        seen = sum(1 << c for c in dealt_cards) | sum(1 << c for c in order[:drawn])
+        if hand & ~seen:
+            raise GinRummyError("the observation does not belong to the clairvoyant's deal")
+        rest = order[drawn:]
+        above = joker_at - drawn  # real cards left above the joker
+        if above < 0:
+            raise GinRummyError("the joker has already come: the hand is over")
+        out = []
+        for a in legal:
+            if a.kind in ("gin", "knock"):
+                kept = hand if a.card is None else hand & ~(1 << int(a.card))
+                event = "big-gin" if a.kind == "gin" and a.card is None and hand.bit_count() == 11 else a.kind
+                v = float(rules.end_value(event, above, 0 if a.kind == "gin" else min_deadwood(kept)))
+            elif a.kind == "discard" and a.card is not None:
+                v = clairvoyant_value(rules, hand & ~(1 << int(a.card)), rest, start=False).values[above]
+            elif a.kind == "draw":
+                v = clairvoyant_value(rules, hand, rest, start=False).values[above]
+            else:  # pragma: no cover
+                v = -math.inf
+            out.append((a, v))
+        out.sort(key=lambda t: (-t[1], t[0].id if t[0].melds is None else 0))
+        return out
+
+    def decide(self, observation: dict[str, Any], legal: Sequence[Action]) -> Decision:
+        if not legal:
+            raise GinRummyError("no legal action to choose from")
+        ranked = self.evaluate(observation, legal)
+        best, value = ranked[0]
+        return Decision(best, f"Knowing the deck: best result {value:g}.", {str(a): v for a, v in ranked})
+
+
+def _card_int(c: int | str) -> int:
+    if isinstance(c, str):
+        return int(Card.parse(c))
+    return int(c)

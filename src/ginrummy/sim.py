@@ -1,0 +1,592 @@
+"""Many hands between computer players, on every core: ``ginrummy simulate``.
+
+A job names a variant, the agents, a number of deals and a master seed.  Deal ``i`` is dealt from
+a seed derived from the master seed and ``i`` alone (:func:`deal_seed`), and every agent is seeded
+from the master seed and its place in the list, so a job gives the same results whatever the
+number of workers and whatever order the workers finish in.
+
+* Two-player games (classic, Oklahoma, Hollywood) play each deal twice, seats swapped (mirrored
+  deals); three-player gin plays each deal three times, the seats rotated.  Statistics are
+  clustered by deal: the confidence intervals come from per-deal averages.
+* The solitaires play each deal once per agent (the same deals for every agent).  With
+  ``exact=True`` a solitaire hand is scored by its exact expectation over the joker's place: the
+  deal is played with the joker moved to the bottom, and since the joker's place is independent of
+  the play before it, the outcome for every place follows from that one line of play (see
+  ``docs/strength.md``); the win rate is then the expected chance of gin.
+
+>>> res = simulate(SimJob("solitaire", ("greedy",), hands=4, seed=1, options={"scoring": "none"}), workers=1)
+>>> res.rows[0].agent, res.rows[0].hands
+('greedy', 4)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any
+
+from .agents import Agent, make_agent
+from .cards import JOKER, Card
+from .engine import SOLO, State
+from .errors import GinRummyError
+from .melds import min_deadwood
+
+__all__ = [
+    "AgentSpec",
+    "DealOutcome",
+    "SimJob",
+    "SimResult",
+    "SimRow",
+    "SoloLine",
+    "agent_seed",
+    "deal_seed",
+    "have_ray",
+    "mean_ci",
+    "parse_agent",
+    "play_deal",
+    "progress_printer",
+    "simulate",
+    "solo_line",
+    "summarise",
+]
+
+Z95 = 1.959963984540054
+
+
+# --- seeds ---------------------------------------------------------------------------------------
+def _derive(*parts: object) -> int:
+    digest = hashlib.sha256(("ginrummy-sim/1:" + ":".join(str(p) for p in parts)).encode()).digest()
+    return int.from_bytes(digest, "big")
+
+
+def deal_seed(seed: int, index: int, attempt: int = 0) -> int:
+    """The deal seed of deal ``index`` (``attempt`` > 0: a redeal after the joker was dealt)."""
+    return _derive("deal", seed, index, attempt)
+
+
+def agent_seed(seed: int, position: int) -> int:
+    """The seed of the agent at ``position`` in the job's list (a 63-bit integer)."""
+    return _derive("agent", seed, position) >> 193
+
+
+# --- agents --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class AgentSpec:
+    """An agent name with keyword options, written ``planner`` or ``planner:rollouts=32:time_budget=0.05``."""
+
+    name: str
+    kwargs: tuple[tuple[str, Any], ...] = ()
+
+    def __str__(self) -> str:
+        return ":".join([self.name, *(f"{k}={v}" for k, v in self.kwargs)])
+
+    def make(self, variant: str, seed: int | None) -> Agent:
+        return make_agent(self.name, variant, seed=seed, **dict(self.kwargs))
+
+
+def _value(text: str) -> Any:
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low in ("none", "null"):
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_agent(text: str) -> AgentSpec:
+    """Read ``name`` or ``name:key=value:key=value``."""
+    parts = [p.strip() for p in str(text).split(":")]
+    if not parts[0]:
+        raise GinRummyError(f"not an agent: {text!r} (expected e.g. 'greedy' or 'planner:rollouts=32')")
+    kwargs = []
+    for p in parts[1:]:
+        key, eq, val = p.partition("=")
+        if not eq or not key:
+            raise GinRummyError(f"agent option {p!r} in {text!r} must look like key=value")
+        kwargs.append((key.strip(), _value(val.strip())))
+    return AgentSpec(parts[0], tuple(kwargs))
+
+
+# --- a job and its outcomes ----------------------------------------------------------------------
+@dataclass(frozen=True)
+class SimJob:
+    """What to simulate.  ``hands`` is the number of deals."""
+
+    variant: str
+    agents: tuple[str | AgentSpec, ...]
+    hands: int
+    seed: int = 0
+    options: Mapping[str, Any] = field(default_factory=dict)
+    exact: bool = False
+
+    @property
+    def specs(self) -> tuple[AgentSpec, ...]:
+        return tuple(a if isinstance(a, AgentSpec) else parse_agent(a) for a in self.agents)
+
+    def seatings(self) -> list[tuple[int, ...]]:
+        """For one deal: each seating as the agent position at each seat."""
+        n = len(self.agents)
+        if self.variant in SOLO:
+            return [(i,) for i in range(n)]
+        if self.variant == "three":
+            return [tuple((r + s) % 3 for s in range(3)) for r in range(3)]
+        return [(0, 1), (1, 0)]
+
+    def check(self) -> None:
+        from .engine import SEATS
+
+        if self.variant not in SEATS:
+            raise GinRummyError(f"unknown variant {self.variant!r}; choose one of {', '.join(SEATS)}")
+        n = len(self.agents)
+        if self.variant in SOLO:
+            if n < 1:
+                raise GinRummyError("name at least one agent")
+        elif n != SEATS[self.variant]:
+            raise GinRummyError(f"{self.variant} needs {SEATS[self.variant]} agents (one a seat), got {n}")
+        if self.hands < 1:
+            raise GinRummyError(f"the number of hands must be at least 1, got {self.hands}")
+        if self.exact and self.variant not in SOLO:
+            raise GinRummyError("exact scoring (the joker averaged out) applies to the solitaires only")
+        State.new(self.variant, dict(self.options))  # validates the options
+        for spec in self.specs:
+            spec.make(self.variant, 0)  # validates the agent names and options
+
+
+@dataclass(frozen=True)
+class DealOutcome:
+    """One hand: who sat where, what each seat scored, who won (solitaires: seat 0 is the player).
+
+    ``win`` and ``points`` are per seat; with exact solitaire scoring they are expectations.
+    """
+
+    index: int
+    seating: tuple[int, ...]
+    points: tuple[float, ...]
+    win: tuple[float, ...]
+    result: str
+    decisions: int
+    seconds: float
+
+
+# --- solitaire lines -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SoloLine:
+    """One solitaire deal played with the joker taken out (moved to the bottom).
+
+    ``deadwood[k]`` is the deadwood held after ``k`` draws; ``end`` is (draws, event, deadwood)
+    when the player went out (gin, big-gin, knock), else None.
+    """
+
+    deadwood: tuple[int, ...]
+    end: tuple[int, str, int] | None
+    decisions: int
+
+    def outcome(self, rules: Any, above: int) -> tuple[float, float]:
+        """(points, win) with ``above`` real cards above the joker, for a :class:`SoloRules`."""
+        if self.end is not None and self.end[0] <= above:
+            k, event, dead = self.end
+            win = 1.0 if event in ("gin", "big-gin") else 0.0
+            return float(_points(rules, event, above - k, dead)), win
+        return float(_points(rules, "joker", 0, self.deadwood[above])), 0.0
+
+    def expected(self, rules: Any) -> tuple[float, float]:
+        """(expected points, chance of gin) over every place of the joker."""
+        n = len(self.deadwood)
+        pts = 0.0
+        wins = 0.0
+        for j in range(n):
+            p, w = self.outcome(rules, j)
+            pts += p
+            wins += w
+        return pts / n, wins / n
+
+
+def _points(rules: Any, event: str, counted: int, deadwood: int) -> int:
+    if rules.scoring == "none":
+        return 0
+    return int(rules.end_value(event, counted, deadwood))
+
+
+def _points_rules(variant: str, options: Mapping[str, Any]) -> Any:
+    from .agents.solitaire import SoloRules
+
+    r = SoloRules.of(variant, options)
+    if r.objective != "points" and r.scoring != "none":  # pragma: no cover - of() gives points here
+        r = SoloRules.of(variant, options, "points")
+    return r
+
+
+def solo_line(variant: str, options: Mapping[str, Any], agent: Agent, deck: Sequence[int]) -> SoloLine:
+    """Play ``agent`` on a solitaire deck (top first; the joker's place is ignored: it is moved to
+    the bottom) and return the line of play."""
+    st = State.new(variant, dict(options))
+    dealt = 11 if variant == "gin-solitaire" else 10
+    cards = [int(c) for c in deck]
+    if JOKER in cards[:dealt]:
+        raise GinRummyError("the joker is in the deal: no line to play")
+    real = [c for c in cards if c != JOKER]
+    st.deal([Card(c) for c in [*real, JOKER]])
+    dw: list[int] = []
+    if variant == "solitaire":
+        dw.append(min_deadwood(sum(1 << c for c in real[:dealt])))
+    end: tuple[int, str, int] | None = None
+    decisions = 0
+    while not st.is_hand_over:
+        obs = st.observation(0)
+        legal = st.legal_actions()
+        act = agent.act(obs, legal)
+        decisions += 1
+        hand = st.hands[0]
+        drawn = hand.bit_count() + len(st.out_of_play) - dealt
+        if act.kind in ("gin", "knock"):
+            kept = hand if act.card is None else hand & ~(1 << int(act.card))
+            event = "big-gin" if act.kind == "gin" and act.card is None and hand.bit_count() == 11 else act.kind
+            end = (drawn, event, min_deadwood(kept))
+        elif act.kind == "discard" and act.card is not None:
+            dw.append(min_deadwood(hand & ~(1 << int(act.card))))
+        st.apply(act)
+    return SoloLine(tuple(dw), end, decisions)
+
+
+# --- playing one deal ----------------------------------------------------------------------------
+_AGENTS: dict[tuple[str, str, int], Agent] = {}
+
+
+def _agent(job: SimJob, position: int) -> Agent:
+    spec = job.specs[position]
+    key = (str(spec), job.variant, job.seed)
+    ag = _AGENTS.get(key)
+    if ag is None:
+        ag = spec.make(job.variant, agent_seed(job.seed, position))
+        _AGENTS[key] = ag
+    return ag
+
+
+def _deck(job: SimJob, index: int) -> tuple[list[int], int]:
+    """The deck of deal ``index`` and its seed (redealt while a solitaire deal holds the joker)."""
+    probe = State.new(job.variant, dict(job.options))
+    attempt = 0
+    while True:
+        seed = deal_seed(job.seed, index, attempt)
+        deck = [int(c) for c in probe.deck_for_seed(seed)]
+        if job.variant != "solitaire" or JOKER not in deck[:10]:
+            return deck, seed
+        attempt += 1
+
+
+def play_deal(job: SimJob, index: int) -> list[DealOutcome]:
+    """Every seating of deal ``index``."""
+    deck, seed = _deck(job, index)
+    out = []
+    for seating in job.seatings():
+        t0 = time.perf_counter()
+        if job.variant in SOLO and job.exact:
+            agent = _agent(job, seating[0])
+            line = solo_line(job.variant, job.options, agent, deck)
+            pts, win = line.expected(_points_rules(job.variant, job.options))
+            out.append(DealOutcome(index, seating, (pts,), (win,), "exact", line.decisions, time.perf_counter() - t0))
+            continue
+        st = State.new(job.variant, dict(job.options))
+        st.deal(seed=seed)
+        agents = [_agent(job, p) for p in seating]
+        decisions = 0
+        while not st.is_hand_over:
+            seat = st.current_player
+            assert seat is not None
+            act = agents[seat].act(st.observation(seat), st.legal_actions())
+            st.apply(act)
+            decisions += 1
+        res = st.hand_result
+        assert res is not None
+        if job.variant in SOLO:
+            net = float(res.points[0] - res.points[1])
+            won = 1.0 if res.winner == 0 and res.result != "joker" else 0.0
+            out.append(DealOutcome(index, seating, (net,), (won,), res.result, decisions, time.perf_counter() - t0))
+        else:
+            wins = tuple(1.0 if res.winner == s else 0.0 for s in range(st.num_seats))
+            out.append(
+                DealOutcome(
+                    index,
+                    seating,
+                    tuple(float(p) for p in res.points),
+                    wins,
+                    res.result,
+                    decisions,
+                    time.perf_counter() - t0,
+                )
+            )
+    return out
+
+
+def _play_chunk(job: SimJob, indices: Sequence[int]) -> list[DealOutcome]:
+    out: list[DealOutcome] = []
+    for i in indices:
+        out.extend(play_deal(job, i))
+    return out
+
+
+# --- statistics ----------------------------------------------------------------------------------
+def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
+    """(mean, low, high): the 95% normal interval of the mean (0 width for fewer than 2 values)."""
+    n = len(values)
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    m = math.fsum(values) / n
+    if n < 2:
+        return (m, m, m)
+    var = math.fsum((x - m) ** 2 for x in values) / (n - 1)
+    h = Z95 * math.sqrt(var / n)
+    return (m, m - h, m + h)
+
+
+@dataclass(frozen=True)
+class SimRow:
+    """One agent's results.  Intervals are 95%, from per-deal averages (clustered by deal)."""
+
+    agent: str
+    position: int
+    hands: int
+    win: tuple[float, float, float]
+    points: tuple[float, float, float]
+    net: tuple[float, float, float] | None  # table games: own points minus the others' average
+    decisions_per_second: float
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "agent": self.agent,
+            "position": self.position,
+            "hands": self.hands,
+            "win_rate": self.win[0],
+            "win_rate_ci95": [self.win[1], self.win[2]],
+            "points_per_hand": self.points[0],
+            "points_per_hand_ci95": [self.points[1], self.points[2]],
+            "decisions_per_second": self.decisions_per_second,
+        }
+        if self.net is not None:
+            out["net_per_hand"] = self.net[0]
+            out["net_per_hand_ci95"] = [self.net[1], self.net[2]]
+        return out
+
+
+@dataclass
+class SimResult:
+    job: SimJob
+    outcomes: list[DealOutcome]
+    rows: list[SimRow]
+    workers: int
+    seconds: float
+    backend: str = "process"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "variant": self.job.variant,
+            "options": dict(self.job.options),
+            "agents": [str(s) for s in self.job.specs],
+            "deals": self.job.hands,
+            "hands_played": len(self.outcomes),
+            "seed": self.job.seed,
+            "exact": self.job.exact,
+            "mirrored": self.job.variant not in SOLO,
+            "workers": self.workers,
+            "backend": self.backend,
+            "seconds": round(self.seconds, 3),
+            "rows": [r.to_json() for r in self.rows],
+        }
+
+    def table(self) -> str:
+        """A plain-text table of the rows."""
+        solo = self.job.variant in SOLO
+        win_head = "gin chance" if solo and self.job.exact else "win rate"
+        pts_head = "net points/hand" if solo else "points/hand"
+        head = ["agent", "hands", win_head, "95% CI", pts_head, "95% CI"]
+        if not solo:
+            head += ["net/hand", "95% CI"]
+        head.append("decisions/s")
+        lines = [head]
+        for r in self.rows:
+            row = [
+                r.agent if solo else f"{r.agent} (#{r.position + 1})",
+                str(r.hands),
+                f"{r.win[0]:.4f}",
+                f"{r.win[1]:.4f}..{r.win[2]:.4f}",
+                f"{r.points[0]:.3f}",
+                f"{r.points[1]:.3f}..{r.points[2]:.3f}",
+            ]
+            if r.net is not None:
+                row += [f"{r.net[0]:+.3f}", f"{r.net[1]:+.3f}..{r.net[2]:+.3f}"]
+            row.append(f"{r.decisions_per_second:,.0f}")
+            lines.append(row)
+        widths = [max(len(x[i]) for x in lines) for i in range(len(head))]
+        text = [
+            "  ".join(x.ljust(w) if i == 0 else x.rjust(w) for i, (x, w) in enumerate(zip(row, widths, strict=True)))
+            for row in lines
+        ]
+        text.insert(1, "  ".join("-" * w for w in widths))
+        return "\n".join(text)
+
+
+def summarise(job: SimJob, outcomes: Iterable[DealOutcome]) -> list[SimRow]:
+    outs = sorted(outcomes, key=lambda o: (o.index, o.seating))
+    specs = job.specs
+    rows = []
+    for pos, spec in enumerate(specs):
+        per_deal: dict[int, list[tuple[float, float, float]]] = {}
+        decisions = 0
+        seconds = 0.0
+        hands = 0
+        for o in outs:
+            seats = [s for s, p in enumerate(o.seating) if p == pos]
+            if not seats:
+                continue
+            hands += 1
+            s = seats[0]
+            others = [o.points[t] for t in range(len(o.points)) if t != s]
+            net = o.points[s] - (math.fsum(others) / len(others) if others else 0.0)
+            per_deal.setdefault(o.index, []).append((o.win[s], o.points[s], net))
+            # Table games: the hand's decisions of every seat (engine time included).
+            decisions += o.decisions
+            seconds += o.seconds
+        keys = sorted(per_deal)
+        wins = [math.fsum(x[0] for x in per_deal[k]) / len(per_deal[k]) for k in keys]
+        pts = [math.fsum(x[1] for x in per_deal[k]) / len(per_deal[k]) for k in keys]
+        nets = [math.fsum(x[2] for x in per_deal[k]) / len(per_deal[k]) for k in keys]
+        rows.append(
+            SimRow(
+                agent=str(spec),
+                position=pos,
+                hands=hands,
+                win=mean_ci(wins),
+                points=mean_ci(pts),
+                net=None if job.variant in SOLO else mean_ci(nets),
+                decisions_per_second=decisions / seconds if seconds > 0 else 0.0,
+            )
+        )
+    return rows
+
+
+# --- running -------------------------------------------------------------------------------------
+Progress = Callable[[int, int], None]
+
+
+def _chunks(n: int, workers: int) -> list[list[int]]:
+    size = max(1, min(50, n // max(1, workers * 8)))
+    return [list(range(i, min(n, i + size))) for i in range(0, n, size)]
+
+
+def simulate(
+    job: SimJob,
+    *,
+    workers: int | None = None,
+    progress: Progress | None = None,
+    backend: str = "process",
+) -> SimResult:
+    """Run ``job`` on ``workers`` processes (default: every core; 1 runs in this process).
+
+    ``backend='ray'`` runs the same chunks as Ray tasks (needs the ``[ray]`` extra).
+    """
+    job.check()
+    if workers is None:
+        workers = os.cpu_count() or 1
+    workers = max(1, int(workers))
+    t0 = time.perf_counter()
+    chunks = _chunks(job.hands, workers)
+    outcomes: list[DealOutcome] = []
+    done = 0
+    if backend == "ray":
+        outcomes = _run_ray(job, chunks, progress)
+    elif backend != "process":
+        raise GinRummyError(f"unknown backend {backend!r}; choose process or ray")
+    elif workers == 1 or len(chunks) == 1:
+        for ch in chunks:
+            outcomes.extend(_play_chunk(job, ch))
+            done += len(ch)
+            if progress:
+                progress(done, job.hands)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = {pool.submit(_play_chunk, job, ch): len(ch) for ch in chunks}
+            for fut in as_completed(futures):
+                outcomes.extend(fut.result())
+                done += futures[fut]
+                if progress:
+                    progress(done, job.hands)
+    outcomes.sort(key=lambda o: (o.index, o.seating))
+    rows = summarise(job, outcomes)
+    return SimResult(job, outcomes, rows, workers, time.perf_counter() - t0, backend)
+
+
+def have_ray() -> bool:
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _run_ray(job: SimJob, chunks: list[list[int]], progress: Progress | None) -> list[DealOutcome]:  # pragma: no cover
+    import ray
+
+    if not ray.is_initialized():
+        ray.init(ignore_reinit_error=True, log_to_driver=False)
+    remote = ray.remote(_play_chunk)
+    pending = {remote.remote(job, ch): len(ch) for ch in chunks}
+    outcomes: list[DealOutcome] = []
+    done = 0
+    while pending:
+        ready, _ = ray.wait(list(pending), num_returns=1)
+        for ref in ready:
+            outcomes.extend(ray.get(ref))
+            done += pending.pop(ref)
+            if progress:
+                progress(done, job.hands)
+    return outcomes
+
+
+def progress_printer(stream: Any = None, label: str = "simulate") -> tuple[Progress, Callable[[], None]]:
+    """A progress callback for ``stream`` (stderr): a rich bar on a terminal, else a line every 10%."""
+    stream = stream or sys.stderr
+    if getattr(stream, "isatty", lambda: False)():
+        try:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+        except ImportError:  # pragma: no cover
+            pass
+        else:
+            bar = Progress(
+                "[progress.description]{task.description}",
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                console=Console(file=stream),
+                transient=True,
+            )
+            task = None
+
+            def update(done: int, total: int) -> None:
+                nonlocal task
+                if task is None:
+                    bar.start()
+                    task = bar.add_task(label, total=total)
+                bar.update(task, completed=done)
+
+            return update, bar.stop
+    last = [-1]
+
+    def plain(done: int, total: int) -> None:
+        step = int(10 * done / total)
+        if step != last[0] or done == total:
+            last[0] = step
+            print(f"{label}: {done}/{total} deals", file=stream, flush=True)
+
+    return plain, lambda: None
