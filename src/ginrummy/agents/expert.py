@@ -44,31 +44,61 @@ TABLE_VARIANTS: Final = ("classic", "oklahoma", "hollywood", "three")
 
 @dataclass(frozen=True)
 class Params:
-    """The expert's tuning constants (deadwood points unless said otherwise)."""
+    """The expert's constants.  Deadwood points unless said otherwise; the value models were
+    fitted by least squares on hands of the expert against ``greedy`` and against itself, with
+    the knock decision randomised to see both branches (points of the hand for the player)."""
 
-    lam: float = 1.5  # weight of the next draw's expected saving
+    lam: float = 1.5  # weight of the next draw's expected saving ("outs")
     danger: float = 8.0  # cost of a discard that surely makes a meld for the opponent
     take_penalty: float = 1.0  # taking shows the opponent a card of ours
     shortlist: int = 6  # discards whose potential is computed (the rest are clearly worse)
     margin: float = 12.0  # ...within this much of the best plain deadwood
-    samples: int = 40  # opponent hands sampled for a knock decision
-    extra: int = 2  # sampled opponent hands hold this many cards more, keeping their best ten
-    # hand_value(M, stock) = base - slope * M, shrinking as the stock runs down (expected points)
-    base: float = 14.0
-    slope: float = 0.55
-    knock_bias: float = 0.0  # extra points a knock must beat playing on by
+    # Playing on, at the end of a turn with effective deadwood M and S stock cards:
+    #   c0 - c_m * M + c_s * S points (0 when the discard reaches the wall).
+    c0: float = 7.2
+    c_m: float = 1.07
+    c_s: float = 0.594
+    # Knocking with deadwood K: undercut chance u = logistic(u0 + u_s * S + u_dk * K); otherwise
+    # the knocker wins about w0 + w_s * S + w_dk * K; an undercut costs the bonus + 2.2.
+    u0: float = -1.47
+    u_s: float = -0.121
+    u_dk: float = 0.25
+    w0: float = -4.1
+    w_s: float = 1.01
+    w_dk: float = -0.43
+    # The opponent's deadwood against a gin: about dd0 + dd_s * S.
+    dd0: float = 4.0
+    dd_s: float = 0.8
+    knock_bias: float = 0.0  # points a knock must beat playing on by
+    knock_model: str = "fit"  # "fit" (the models above) or "sample" (sampled showdowns)
+    samples: int = 32  # opponent hands sampled by the "sample" model
+    extra: int = 2  # ...each drawn with this many cards more, keeping their best ten
     greedy_draw: bool = False  # experiments: take only what lowers the deadwood
 
 
 DEFAULT: Final = Params()
 
 
+def play_on_value(m: float, stock: int, wall: int, params: Params = DEFAULT) -> float:
+    """Expected points of playing on with effective deadwood ``m`` and ``stock`` cards left (0 if
+    the hand is void at the wall)."""
+    if stock <= wall:
+        return 0.0
+    return params.c0 - params.c_m * m + params.c_s * stock
+
+
+def knock_points(dk: int, stock: int, undercut_bonus: float, gin_bonus: float, params: Params = DEFAULT) -> float:
+    """Expected points of knocking now with deadwood ``dk`` (0: gin) and ``stock`` cards left."""
+    if dk == 0:
+        return gin_bonus + max(5.0, params.dd0 + params.dd_s * stock)
+    u = 1.0 / (1.0 + math.exp(-(params.u0 + params.u_s * stock + params.u_dk * dk)))
+    win = max(1.0, params.w0 + params.w_s * stock + params.w_dk * dk)
+    return (1.0 - u) * win - u * (undercut_bonus + 2.2)
+
+
 def hand_value(m: float, stock: int, params: Params = DEFAULT) -> float:
-    """Expected points (for the player, at the end of a turn with effective deadwood ``m``) of
-    playing on.  A linear fit of final hand points on the effective deadwood, flattened as the
-    stock runs down (towards the void hand at the wall)."""
-    frac = min(1.0, max(0.0, stock / 31))
-    return (params.base - params.slope * m) * (0.35 + 0.65 * frac)
+    """:func:`play_on_value` away from the wall."""
+    return play_on_value(m, stock, -1, params)
 
 
 @dataclass
@@ -95,6 +125,7 @@ class _Eval:
         self.qsum = sum(t[1] for t in self.stock) or 1.0
         self._pot: dict[int, float] = {}
         self._danger: dict[int, float] = {}
+        self.mult = 1.0
 
     def potential(self, hand: int, dw: int | None = None) -> float:
         """Expected deadwood saved by drawing one stock card into ``hand`` (ten cards), beyond
@@ -268,10 +299,26 @@ def evaluate(
     Values are expected points of the hand for the player to act (higher is better)."""
     k = Knowledge.from_observation(observation)
     ev = _Eval(k, params, obs_rng(seed, observation, "expert"))
+    ev.mult = _multiplier(k, observation)
     kinds = {a.kind for a in legal}
     if kinds & {"discard", "knock", "gin"}:
         return _decide_out(ev, k, legal, full)
-    return _decide_draw(ev, k, legal)
+    out = _decide_draw(ev, k, legal)
+    if ev.mult != 1.0:
+        out.values = {a: v * ev.mult for a, v in out.values.items()}
+    return out
+
+
+def _multiplier(k: Knowledge, observation: Mapping[str, Any]) -> float:
+    """Rule 1b.3: a spade upcard doubles the hand in Oklahoma (with spades_double)."""
+    up = observation.get("upcard")
+    if observation.get("variant") == "oklahoma" and k.options.get("spades_double") and up and up.endswith("s"):
+        return 2.0
+    return 1.0
+
+
+def _bonuses(k: Knowledge) -> tuple[float, float]:
+    return float(k.options.get("undercut_bonus", 25)), float(k.options.get("gin_bonus", 25))
 
 
 def _decide_draw(ev: _Eval, k: Knowledge, legal: Sequence[Action]) -> Evaluation:
@@ -279,55 +326,67 @@ def _decide_draw(ev: _Eval, k: Knowledge, legal: Sequence[Action]) -> Evaluation
     hand = k.hand
     take = next((a for a in legal if a.kind == "take"), None)
     other = next((a for a in legal if a.kind in ("draw", "pass")), None)
-    d0 = min_deadwood(hand)
-    pot0 = ev.potential(hand, d0)
-    m_draw = d0 - (1.0 + p.lam) * pot0
-    stock_after = max(0, k.stock_size - 1)
+    top = k.top
+    stock = k.stock_size - 1  # about what is left when this turn's discard is made
     values: dict[Action, float] = {}
     notes: dict[Action, str] = {}
-    if other is not None:
-        values[other] = hand_value(m_draw, stock_after, p)
-        notes[other] = f"deadwood {d0}, expected {d0 - pot0:.0f} after a stock card"
-    top = k.top
     if p.greedy_draw and take is not None and top is not None and other is not None:
         from .basic import greedy_choice
 
         g = greedy_choice({"hand": [str(CARDS[c]) for c in iter_cards(hand)], "discard_pile": [str(CARDS[top])]}, legal)
         return Evaluation({g.action: 0.0}, {g.action: ""}, g.action, g.explanation or "")
+    d0 = min_deadwood(hand)
+    pot0 = ev.potential(hand, d0)
+    if other is not None:
+        # A stock card saves pot0 on average (plus replacing the worst card, which is about what
+        # taking also allows), and the hand keeps about the same outs afterwards.
+        m_draw = d0 - (1.0 + p.lam) * pot0
+        values[other] = play_on_value(m_draw, stock, k.wall, p)
+        notes[other] = f"deadwood {d0}; a stock card saves {pot0:.1f} on average"
     if take is not None and top is not None:
         with_top = hand | (1 << top)
         allow = bool(k.options.get("discard_drawn_upcard_allowed", False))
         cards = [c for c in iter_cards(with_top) if allow or c != top]
-        ranked = ev.rank_discards(with_top, cards, full=False)
-        m_take, c_best, d_take = ranked[0]
-        m_take += p.take_penalty
-        # Taking may allow going out at once: count its showdown if it beats playing on.
-        values[take] = hand_value(m_take, k.stock_size, p)
-        if d_take <= k.knock_limit or d_take == 0:
-            kv, _, _ = ev.knock_value(with_top & ~(1 << c_best), d_take, d_take == 0)
-            values[take] = max(values[take], kv)
-        notes[take] = f"take {CARDS[top]} and throw {CARDS[c_best]}: deadwood {d_take}"
+        m_take, c_best, d_take = ev.rank_discards(with_top, cards, full=False)[0]
+        values[take] = play_on_value(m_take + p.take_penalty, stock, k.wall, p)
+        if d_take <= k.knock_limit:
+            # Taking it lets us go out at once.
+            ub, gb = _bonuses(k)
+            values[take] = max(values[take], knock_points(d_take, stock, ub, gb, p))
+        melded = _meld_with(with_top & ~(1 << c_best), top)
+        notes[take] = f"it {'melds with ' + melded if melded else 'lowers the count'} and leaves deadwood {d_take}"
+        notes[take] += f" after throwing {CARDS[c_best]}"
     if not values:
         a = legal[0]
         return Evaluation({a: 0.0}, {a: ""}, a, "The only legal action.")
     best = max(values, key=lambda a: (values[a], a.kind != "take"))
+    top_s = str(CARDS[top]) if top is not None else "card"
     if best.kind == "take":
-        why = f"Take {CARDS[top] if top is not None else ''}: {notes[best]}."
+        why = f"Take {top_s}: {notes[best]}."
     else:
         verb = "Pass" if best.kind == "pass" else "Draw from the stock"
-        why = f"{verb}: the {CARDS[top] if top is not None else 'card'} does not help enough ({notes[best]})."
+        why = f"{verb}: {top_s} is worth less than an unknown card ({notes[best]})."
     return Evaluation(values, notes, best, why)
+
+
+def _meld_with(hand: int, card: int) -> str:
+    """The meld holding ``card`` in the best arrangement of ``hand``, as text ('' if none)."""
+    for m in best_arrangement(hand).melds:
+        if card in m:
+            return "-".join(str(x) for x in m if x != card)
+    return ""
 
 
 def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool) -> Evaluation:
     p = ev.p
     hand = k.hand
+    ub, gb = _bonuses(k)
+    stock = k.stock_size
     values: dict[Action, float] = {}
     notes: dict[Action, str] = {}
     discards = [a for a in legal if a.kind == "discard"]
     gins = [a for a in legal if a.kind == "gin"]
     knocks = [a for a in legal if a.kind == "knock"]
-    void_next = k.stock_size <= k.wall  # a plain discard now ends the hand void (rule 1.9)
     cards = [_card(a) for a in discards]
     ranked = ev.rank_discards(hand, cards, full=full) if cards else []
     by_card = {c: (m, d) for m, c, d in ranked}
@@ -335,62 +394,63 @@ def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool) ->
         c = _card(a)
         if c in by_card:
             m, d = by_card[c]
-            values[a] = 0.0 if void_next else hand_value(m, k.stock_size, p)
-            notes[a] = f"deadwood {d}" + (f", feeds the opponent {ev.danger(c):.0%}" if ev.danger(c) >= 0.2 else "")
+            values[a] = play_on_value(m, stock, k.wall, p)
+            feed = ev.danger(c)
+            notes[a] = f"deadwood {d}" + (f", {feed:.0%} chance it melds for the opponent" if feed >= 0.2 else "")
     for a in gins:
-        kept = hand if a.card is None else hand & ~(1 << _card(a))
-        kv, _, dd = ev.knock_value(kept, 0, True)
+        values[a] = knock_points(0, stock, ub, gb, p)
         if a.card is None:
-            kv += float(k.options.get("big_gin_bonus", 31)) - float(k.options.get("gin_bonus", 25))
-        values[a] = kv + 100.0  # never pass up gin
-        notes[a] = f"gin against about {dd:.0f} deadwood"
+            values[a] += float(k.options.get("big_gin_bonus", 31)) - gb
+        notes[a] = "gin"
     if knocks and not gins:
-        # Only the lowest knock is worth sampling; the others are at best as good.
         dks = {a: min_deadwood(hand & ~(1 << _card(a))) for a in knocks}
-        low = min(dks.values())
-        for a in sorted(knocks, key=lambda a: (dks[a], -VALUES[_card(a)], -_card(a))):
-            if dks[a] == low and (full or not any(x.kind == "knock" for x in values)):
-                kv, under, dd = ev.knock_value(hand & ~(1 << _card(a)), dks[a], False)
-                values[a] = kv + p.knock_bias * 0
-                notes[a] = f"knock with {dks[a]} against about {dd:.0f}, undercut chance {under:.0%}"
-            elif full:
-                values[a] = values.get(a, -1e9)
-                notes[a] = f"knock with {dks[a]} (a lower knock is available)"
-    if full:
+        for a in knocks:
+            dk = dks[a]
+            if p.knock_model == "sample":
+                kv, under, _ = ev.knock_value(hand & ~(1 << _card(a)), dk, False)
+            else:
+                kv = knock_points(dk, stock, ub, gb, p)
+                under = 1.0 / (1.0 + math.exp(-(p.u0 + p.u_s * stock + p.u_dk * dk)))
+            values[a] = kv - p.knock_bias
+            notes[a] = f"knock with {dk}, undercut chance about {under:.0%}"
+    if full:  # anything left (e.g. a worse knock) still gets a value
         for a in legal:
             if a not in values:
-                c = _card(a) if a.card is not None else None
-                d = min_deadwood(hand & ~(1 << c)) if c is not None else min_deadwood(hand)
-                values[a] = hand_value(d + 20.0, k.stock_size, p)
+                d = min_deadwood(hand & ~(1 << _card(a))) if a.card is not None else min_deadwood(hand)
+                values[a] = play_on_value(d, stock, k.wall, p)
                 notes[a] = f"deadwood {d}"
     if not values:
         a = legal[0]
         return Evaluation({a: 0.0}, {a: ""}, a, "The only legal action.")
 
-    def key(a: Action) -> tuple[float, int, int]:
+    def key(a: Action) -> tuple[int, float, int, int]:
         c = _card(a) if a.card is not None else -1
-        bias = p.knock_bias if a.kind == "knock" else 0.0
-        return (values[a] - bias, VALUES[c] if c >= 0 else 0, c)
+        return (a.kind == "gin", values[a], VALUES[c] if c >= 0 else 0, c)
 
     best = max(values, key=key)
     c = _card(best) if best.card is not None else None
     if best.kind == "gin":
-        why = "Gin: every card is melded." if c is None else f"Go gin, throwing {CARDS[c]}: {notes[best]}."
+        why = "Big gin: all eleven cards are melded." if c is None else f"Go gin, throwing {CARDS[c]}."
     elif best.kind == "knock":
-        why = f"Knock, throwing {CARDS[_card(best)]}: {notes[best]}."
+        why = f"Knock, throwing {CARDS[_card(best)]}: {notes[best]}, worth more now than playing on."
     else:
         assert c is not None
         kept = hand & ~(1 << c)
         arr = best_arrangement(kept)
         melds = ", ".join("-".join(str(x) for x in m) for m in arr.melds)
         why = f"Discard {CARDS[c]}: it leaves deadwood {arr.deadwood}" + (f" and keeps {melds}" if melds else "")
-        if k.opp_discards | k.opp_passed:
-            mates = [x for x in iter_cards(k.opp_discards | k.opp_passed) if x % 13 == c % 13]
-            if mates:
-                why += f"; the opponent passed on {CARDS[mates[0]]}"
+        mates = [x for x in iter_cards(k.opp_discards | k.opp_passed) if x % 13 == c % 13 or x == c]
+        feed = ev.danger(c)
+        if mates:
+            why += f"; the opponent passed on {CARDS[mates[0]]}"
+        elif feed < 0.1:
+            why += "; it is unlikely to help the opponent"
         if knocks:
-            why += "; playing on beats knocking now"
+            why += "; playing on is worth more than knocking now"
         why += "."
+    mult = ev.mult
+    if mult != 1.0:
+        values = {a: v * mult for a, v in values.items()}
     return Evaluation(values, notes, best, why)
 
 
