@@ -191,6 +191,7 @@ class SoloLine:
     deadwood: tuple[int, ...]
     end: tuple[int, str, int] | None
     decisions: int
+    slots: int  # places the joker may take: the real cards of the deck, plus one
 
     def outcome(self, rules: Any, above: int) -> tuple[float, float]:
         """(points, win) with ``above`` real cards above the joker, for a :class:`SoloRules`."""
@@ -202,7 +203,7 @@ class SoloLine:
 
     def expected(self, rules: Any) -> tuple[float, float]:
         """(expected points, chance of gin) over every place of the joker."""
-        n = len(self.deadwood)
+        n = self.slots
         pts = 0.0
         wins = 0.0
         for j in range(n):
@@ -256,7 +257,7 @@ def solo_line(variant: str, options: Mapping[str, Any], agent: Agent, deck: Sequ
         elif act.kind == "discard" and act.card is not None:
             dw.append(min_deadwood(hand & ~(1 << int(act.card))))
         st.apply(act)
-    return SoloLine(tuple(dw), end, decisions)
+    return SoloLine(tuple(dw), end, decisions, 53 - dealt)
 
 
 # --- playing one deal ----------------------------------------------------------------------------
