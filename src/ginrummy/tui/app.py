@@ -95,7 +95,8 @@ class GinRummyApp(App[int]):
         self._enter()
 
     def _enter(self) -> None:
-        self.push_screen(StartScreen(self.initial_variant))
+        if self.start_game is None and self.resume_id is None:
+            self.push_screen(StartScreen(self.initial_variant))
         if self.start_game is not None:
             spec = dict(self.start_game)
             spec.setdefault("deal_seed", self.deal_seed)
@@ -176,3 +177,10 @@ class GinRummyApp(App[int]):
         if name in ("four_colour", "large", "high_contrast"):
             self.set_display(**{name: not getattr(self, name)})
             self.notify(f"{name.replace('_', ' ')}: {'on' if getattr(self, name) else 'off'}", timeout=2)
+
+    def leave_game(self) -> None:
+        """Back from a game to the start screen (built now if the app opened straight into a game)."""
+        if len(self.screen_stack) > 2:
+            self.pop_screen()
+        else:
+            self.switch_screen(StartScreen(self.initial_variant))

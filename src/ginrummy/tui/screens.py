@@ -42,7 +42,7 @@ from ..plain import (
 )
 from ..record import summary as record_summary
 from ..session import HUMAN, Session
-from .widgets import KEY_LABELS, CardView, HandView, PileView, ScoreSheet, cards_text
+from .widgets import KEY_LABELS, HandView, PileView, ScoreSheet, cards_text
 
 if TYPE_CHECKING:
     from .app import GinRummyApp
@@ -126,6 +126,7 @@ class StartScreen(Screen[None]):
         super().__init__()
         self.variant = variant if variant in VARIANTS else "classic"
         self._build = 0
+        self._options_built: int | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -168,7 +169,6 @@ class StartScreen(Screen[None]):
         saved = self.query_one("#saved", OptionList)
         if saved.option_count:
             saved.focus()
-            saved.highlighted = 0
         else:
             self.query_one("#start-game", Button).focus()
 
@@ -197,6 +197,8 @@ class StartScreen(Screen[None]):
                 Option(f"{g.variant}: {names} · hand {g.hand_number} · {totals} · {g.updated_at[:16]}", id=g.id)
             )
         saved_list.display = bool(games)
+        if games:
+            saved_list.highlighted = 0
 
     async def rebuild_variant(self) -> None:
         v = self.variant
@@ -236,6 +238,17 @@ class StartScreen(Screen[None]):
         await seats.mount_all(rows)
         opts = self.query_one("#options", Vertical)
         await opts.remove_children()
+        self._options_built = None
+        if not self.query_one("#rules", Collapsible).collapsed:
+            await self.build_options()
+
+    async def build_options(self) -> None:
+        """The rules options of the variant, each with its explanation (built when first shown)."""
+        v, b = self.variant, self._build
+        if self._options_built == b:
+            return
+        self._options_built = b
+        opts = self.query_one("#options", Vertical)
         orows = []
         for name, default_value, doc, allowed in option_help(v):
             if isinstance(default_value, bool):
@@ -260,6 +273,10 @@ class StartScreen(Screen[None]):
             )
         await opts.mount_all(orows)
 
+    @on(Collapsible.Expanded, "#rules")
+    async def rules_opened(self) -> None:
+        await self.build_options()
+
     @on(Select.Changed, "#variant")
     async def variant_changed(self, event: Select.Changed) -> None:
         if event.value != self.variant and isinstance(event.value, str):
@@ -281,7 +298,7 @@ class StartScreen(Screen[None]):
         """(options that differ from the defaults, seats, name); raises GinRummyError if an option is bad."""
         v, b = self.variant, self._build
         given: dict[str, Any] = {}
-        for name, default_value, _doc, _allowed in option_help(v):
+        for name, default_value, _doc, _allowed in option_help(v) if self._options_built == b else []:
             w = self.query_one(f"#opt-{b}-{name}")
             if isinstance(w, Checkbox):
                 value: Any = w.value
@@ -346,6 +363,21 @@ class StartScreen(Screen[None]):
             self.app.exit(0)
 
 
+def _put(widget: Static, content: Any) -> None:
+    """Update a Static only when its content changed (an update costs a redraw)."""
+    key = content.markup if isinstance(content, Text) else str(content)
+    if getattr(widget, "_ginrummy_last", None) != key:
+        widget._ginrummy_last = key  # type: ignore[attr-defined]
+        widget.update(content)
+
+
+def _params(action: str) -> tuple[object, ...]:
+    """The parameters of a binding's action string: ``play('draw')`` -> ``('draw',)``."""
+    _, _, rest = action.partition("(")
+    rest = rest.rstrip(")")
+    return tuple(x.strip().strip("'\"") for x in rest.split(",")) if rest else ()
+
+
 def _fmt(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
@@ -357,18 +389,18 @@ class GameScreen(Screen[None]):
     """The table: the hand, the piles, the opponents, the score sheet, the fairness commitments."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "play('draw')", "Draw"),
-        Binding("t", "play('take')", "Take"),
-        Binding("p", "play('pass')", "Pass"),
-        Binding("d", "play('discard')", "Discard"),
-        Binding("k", "play('knock')", "Knock"),
-        Binding("g", "play('gin')", "Gin"),
-        Binding("b", "play('big')", "Big gin"),
-        Binding("n", "next_hand", "Deal"),
+        Binding("s", "play('draw')", "Draw", show=False),
+        Binding("t", "play('take')", "Take", show=False),
+        Binding("p", "play('pass')", "Pass", show=False),
+        Binding("d", "play('discard')", "Discard", show=False),
+        Binding("k", "play('knock')", "Knock", show=False),
+        Binding("g", "play('gin')", "Gin", show=False),
+        Binding("b", "play('big')", "Big gin", show=False),
+        Binding("n", "next_hand", "Deal", show=False),
         Binding("h", "hint", "Hint"),
         Binding("o", "sort", "Sort"),
         Binding("m", "group", "Group melds", show=False),
-        Binding("c", "scores", "Scores", show=False),
+        Binding("c", "scores", "Scores"),
         Binding("left", "move(-1)", "←", show=False),
         Binding("right", "move(1)", "→", show=False),
         Binding("f", "app.toggle('four_colour')", "4 colours", show=False),
@@ -397,6 +429,7 @@ class GameScreen(Screen[None]):
         self._logged_hand = 0
         self._advice_key: tuple[Any, ...] | None = None
         self._advice_text = ""
+        self._sheet_key: tuple[Any, ...] = ()
         store = _app(self).store
         if store is not None:
 
@@ -441,6 +474,8 @@ class GameScreen(Screen[None]):
     def on_mount(self) -> None:
         s = self.session
         self.title = f"ginrummy · {s.state.variant}"
+        for button in self.query("#actions Button"):
+            button.can_focus = False  # keys drive play; focus moving off hidden buttons would churn the footer
         log = self.query_one("#log", RichLog)
         if s.state.logs:
             log.write(f"Resumed: hand {s.state.hand_number}, exactly where it was left.")
@@ -519,6 +554,8 @@ class GameScreen(Screen[None]):
             melds=meld_of,
             new=self.new_cards,
             hinted=self.hinted,
+            four_colour=app.four_colour,
+            high_contrast=app.high_contrast,
         )
         self._show_info(obs)
         self._show_piles(obs)
@@ -528,13 +565,17 @@ class GameScreen(Screen[None]):
         self._show_captain(obs)
         self._show_buttons(obs)
         self._show_result(obs)
-        self.query_one(ScoreSheet).show(obs, record_summary(s.state))
+        sheet_key = (len(s.state.results), s.state.hand_number, s.state.is_terminal)
+        if sheet_key != self._sheet_key:
+            self._sheet_key = sheet_key
+            self.query_one(ScoreSheet).show(obs, record_summary(s.state))
         self.sub_title = f"hand {obs['hand_number']} · " + " – ".join(
             f"{p} {t}" for p, t in zip(players, obs["totals"], strict=True)
         )
         if v in SOLO:
             self.query_one("#piles").set_class(True, "solo")
-        self.refresh_bindings()
+        # The footer lists the general keys only: rebuilding it after every move is slow, and the
+        # action buttons above already show exactly the legal moves (check_action gates the keys).
 
     def _show_info(self, obs: dict[str, Any]) -> None:
         v = obs["variant"]
@@ -562,7 +603,7 @@ class GameScreen(Screen[None]):
                 f"box {players[r['box']]} · captain {players[r['captain']]} · sitter {players[r['sitter']]}"
                 + (" (you)" if r["sitter"] == obs["seat"] else "")
             )
-        self.query_one("#info", Static).update(" · ".join(parts))
+        _put(self.query_one("#info", Static), " · ".join(parts))
 
     def _show_piles(self, obs: dict[str, Any]) -> None:
         large = _app(self).large
@@ -585,9 +626,9 @@ class GameScreen(Screen[None]):
                 where = "under the joker" if obs["variant"] == "solitaire" else "face down, out of play"
                 t = Text(f"Discards ({where}): ")
                 t.append_text(cards_text(obs["discards"][-12:], _app(self).four_colour))
-                opp.update(Text("\n").join([Text("\n".join(lines)), t]))
+                _put(opp, Text("\n").join([Text("\n".join(lines)), t]))
             else:
-                opp.update("\n".join(lines))
+                _put(opp, "\n".join(lines))
             return
         discard.display = True
         pile = obs.get("discard_pile") or []
@@ -607,13 +648,13 @@ class GameScreen(Screen[None]):
             lines.append("\n")
         if obs.get("current_player") is not None and obs["current_player"] != obs["seat"]:
             lines.append(f"{players[obs['current_player']]} to play…", style="italic")
-        opp.update(lines)
+        _put(opp, lines)
 
     def _show_melds(self, obs: dict[str, Any]) -> None:
         w = self.query_one("#melds", Static)
         hand = obs.get("hand") or []
         if not hand:
-            w.update("" if obs["variant"] in SOLO else "You hold no cards this hand (you are the sitter).")
+            _put(w, "" if obs["variant"] in SOLO else "You hold no cards this hand (you are the sitter).")
             return
         four = _app(self).four_colour
         t = Text()
@@ -647,7 +688,7 @@ class GameScreen(Screen[None]):
             t.append("\nAll your cards are melded: big gin (b) / declare (g)", style="bold")
         if "knock" in legal:
             t.append("\nYou may knock with the dealt hand (k)")
-        w.update(t)
+        _put(w, t)
 
     def _show_fairness(self, obs: dict[str, Any]) -> None:
         w = self.query_one("#fair", Static)
@@ -661,7 +702,7 @@ class GameScreen(Screen[None]):
             lines.append(f"Next deal committed before dealing: {obs['next_commitment']}")
         elif obs.get("commitment") and not obs.get("revealed_seed"):
             lines.append(f"This deal was committed: {obs['commitment']}")
-        w.update("\n".join(lines))
+        _put(w, "\n".join(lines))
 
     def _show_status(self, obs: dict[str, Any]) -> None:
         s = self.session
@@ -696,7 +737,7 @@ class GameScreen(Screen[None]):
                 t.append(".")
         elif s.to_act is not None:
             t.append(f"{players[s.to_act]} is playing…", style="italic")
-        w.update(t)
+        _put(w, t)
 
     def _show_captain(self, obs: dict[str, Any]) -> None:
         w = self.query_one("#captain", Static)
@@ -711,7 +752,7 @@ class GameScreen(Screen[None]):
             if s.seats[sitter] != HUMAN:
                 t.append(f"{obs['players'][sitter]} (the sitter) advises: ", style="bold")
                 t.append(self._sitter_advice(sitter))
-        w.update(t)
+        _put(w, t)
         w.display = bool(t.plain)
 
     def _sitter_advice(self, sitter: int) -> str:
@@ -743,21 +784,21 @@ class GameScreen(Screen[None]):
             "deal": s.state.needs_deal or s.state.is_terminal,
             "hint": bool(legal),
         }
+        pile = obs.get("discard_pile") or []
+        labels = {
+            "take": f"Take {pile[-1]} (t)" if pile else "Take (t)",
+            "discard": f"Discard {sel} (d)" if sel else "Discard (d)",
+            "knock": f"Knock {sel} (k)" if sel and f"knock {sel}" in legal else "Knock (k)",
+            "gin": f"Gin {sel} (g)" if sel and f"gin {sel}" in legal else "Gin (g)",
+            "deal": "New game (n)" if s.state.is_terminal else "Deal (n)",
+        }
         for name, visible in show.items():
             b = self.query_one(f"#act-{name}", Button)
-            b.display = visible
-        take = self.query_one("#act-take", Button)
-        pile = obs.get("discard_pile") or []
-        take.label = f"Take {pile[-1]} (t)" if pile else "Take (t)"
-        if sel:
-            self.query_one("#act-discard", Button).label = f"Discard {sel} (d)"
-            self.query_one("#act-knock", Button).label = f"Knock {sel} (k)" if f"knock {sel}" in legal else "Knock (k)"
-            self.query_one("#act-gin", Button).label = f"Gin {sel} (g)" if f"gin {sel}" in legal else "Gin (g)"
-        else:
-            self.query_one("#act-discard", Button).label = "Discard (d)"
-            self.query_one("#act-knock", Button).label = "Knock (k)"
-            self.query_one("#act-gin", Button).label = "Gin (g)"
-        self.query_one("#act-deal", Button).label = "New game (n)" if s.state.is_terminal else "Deal (n)"
+            if b.display != visible:
+                b.display = visible
+            label = labels.get(name)
+            if visible and label is not None and str(b.label) != label:
+                b.label = label
 
     def _show_result(self, obs: dict[str, Any]) -> None:
         w = self.query_one("#result", Static)
@@ -798,7 +839,7 @@ class GameScreen(Screen[None]):
             t.append("\n")
         for line in res.get("explanation", []):
             t.append("• " + line + "\n")
-        w.update(t)
+        _put(w, t)
         w.display = True
 
     # -- the flow of play --------------------------------------------------------------------------
@@ -831,12 +872,13 @@ class GameScreen(Screen[None]):
         except Exception as exc:
             self.notify(f"The computer player failed: {exc}", severity="error", timeout=10)
             return
-        if step is not None:
+        log = self.query_one("#log", RichLog)
+        while step is not None:
             seat, action, why = step
-            players = s.state.players
-            self.query_one("#log", RichLog).write(
-                action_words(players, seat, str(action), viewer) + (f" ({why})" if why else "") + "."
-            )
+            log.write(action_words(s.state.players, seat, str(action), viewer) + (f" ({why})" if why else "") + ".")
+            if _app(self).computer_delay > 0 or s.state.is_hand_over:
+                break
+            step = s.computer_step()  # no delay wanted (tests, demonstrations): play on, draw once
         self._after_change(hand_before)
 
     def _after_change(self, hand_before: int) -> None:
@@ -1016,10 +1058,10 @@ class GameScreen(Screen[None]):
             self._timer.stop()
             self._timer = None
         self.session.on_change = None
-        self.app.pop_screen()
+        _app(self).leave_game()
 
-    @on(CardView.Clicked)
-    def card_clicked(self, event: CardView.Clicked) -> None:
+    @on(HandView.Clicked)
+    def card_clicked(self, event: HandView.Clicked) -> None:
         self.action_select(event.index)
 
     @on(PileView.Clicked)

@@ -13,12 +13,11 @@ from typing import Any
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
-from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Static
 
 __all__ = [
-    "CardView",
     "HandView",
     "PileView",
     "ScoreSheet",
@@ -68,76 +67,46 @@ def cards_text(cards: Sequence[str], four_colour: bool = False) -> Text:
     return out
 
 
-class CardView(Static):
-    """One card of the hand (a fixed slot: hidden when the hand has fewer cards).  Its tag line
-    below shows the key that selects it, the meld it belongs to (m1, m2...), ``*`` for the card
-    just drawn and ``?`` for the hinted card."""
+PALETTES: dict[str, dict[str, str]] = {
+    # suit colours; "base" is the card text colour.  Colour is never the only cue: every card also
+    # shows its suit symbol and letter.
+    "normal": {"c": "", "d": "#e0475b", "h": "#e0475b", "s": ""},
+    "four": {"c": "#2fb344", "d": "#3d8bff", "h": "#e0475b", "s": ""},
+    "contrast": {"c": "#ffffff", "d": "#ff5f5f", "h": "#ff5f5f", "s": "#ffffff"},
+    "contrast-four": {"c": "#5fff5f", "d": "#5fafff", "h": "#ff5f5f", "s": "#ffffff"},
+}
+MELD_BG = {
+    "normal": {1: "on #1f3d2a", 2: "on #1f2f4d", 3: "on #4a3b16"},
+    "contrast": {1: "on #262626", 2: "on #262626", 3: "on #262626"},
+}
+
+
+def palette_name(four_colour: bool, high_contrast: bool) -> str:
+    return ("contrast-four" if four_colour else "contrast") if high_contrast else ("four" if four_colour else "normal")
+
+
+class HandView(Widget):
+    """The person's hand drawn as one widget (fast to redraw): each card in a box with its rank,
+    suit symbol and suit letter; under it a tag line with the key that selects it (1-9, 0, -), the
+    meld it belongs to (m1, m2...), ``*`` for the card just drawn and ``?`` for the hinted card.  The
+    selected card has a heavy border and a ``▲``; melded cards are tinted and underlined."""
+
+    DEFAULT_CSS = "HandView { height: auto; width: 1fr; }"
 
     class Clicked(Message):
         def __init__(self, index: int) -> None:
             self.index = index
             super().__init__()
 
-    def __init__(self, index: int, **kwargs: Any) -> None:
-        super().__init__("", **kwargs)
-        self.index = index
-        self.card: str | None = None
-
-    def show(
-        self,
-        card: str | None,
-        *,
-        large: bool = False,
-        selected: bool = False,
-        meld: int | None = None,
-        new: bool = False,
-        hinted: bool = False,
-    ) -> str:
-        """Draw ``card``; returns its tag text."""
-        self.card = card
-        if card is None:
-            return ""
-        s = card[-1].lower()
-        r = rank_text(card)
-        sym = SYMBOLS[s]
-        if large:
-            body = f"{r:<3}{s:>3}\n\n  {sym}\n\n{s:<3}{r:>3}"
-        else:
-            body = f"{r}{sym}\n {s}" if len(r) == 1 else f"{r}{sym}\n  {s}"
-        self.update(body)
-        for suit in "cdhs":
-            self.set_class(suit == s, f"suit-{suit}")
-        self.set_class(selected, "selected")
-        self.set_class(hinted, "hinted")
-        self.set_class(new, "new")
-        for m in (1, 2, 3):
-            self.set_class(meld == m, f"meld-{m}")
-        self.set_class(meld is not None, "melded")
-        self.set_class(large, "large")
-        self.tooltip = (
-            f"{r} of {SUIT_NAMES[s]}"
-            + (f", in meld {meld}" if meld is not None else ", deadwood")
-            + (" (just drawn)" if new else "")
-        )
-        key = KEY_LABELS[self.index] if self.index < len(KEY_LABELS) else ""
-        tag = ("▲" if selected else "") + key + ("*" if new else "") + ("?" if hinted else "")
-        if meld is not None:
-            tag += f" m{meld}"
-        return tag
-
-    def on_click(self) -> None:
-        if self.card is not None:
-            self.post_message(self.Clicked(self.index))
-
-
-class HandView(Horizontal):
-    """The person's hand: eleven fixed card slots, each a card and its tag line."""
-
-    def compose(self):  # type: ignore[no-untyped-def]
-        for i in range(11):
-            with Vertical(classes="slot", id=f"slot-{i}"):
-                yield CardView(i, id=f"card-{i}", classes="card")
-                yield Static("", classes="tag", id=f"tag-{i}")
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.cards: list[str] = []
+        self.large = False
+        self.selected: int | None = None
+        self.melds: dict[str, int] = {}
+        self.new: set[str] = set()
+        self.hinted: str | None = None
+        self.palette = "normal"
 
     def show(
         self,
@@ -148,22 +117,76 @@ class HandView(Horizontal):
         melds: dict[str, int],
         new: set[str],
         hinted: str | None,
+        four_colour: bool = False,
+        high_contrast: bool = False,
     ) -> None:
-        for i in range(11):
-            view = self.query_one(f"#card-{i}", CardView)
-            card = cards[i] if i < len(cards) else None
-            tag = view.show(
-                card,
-                large=large,
-                selected=i == selected,
-                meld=melds.get(card) if card else None,
-                new=card in new if card else False,
-                hinted=card is not None and card == hinted,
+        state = (list(cards), large, selected, dict(melds), set(new), hinted, palette_name(four_colour, high_contrast))
+        if state == (self.cards, self.large, self.selected, self.melds, self.new, self.hinted, self.palette):
+            return
+        resized = large != self.large
+        self.cards, self.large, self.selected, self.melds, self.new, self.hinted, self.palette = state
+        self.refresh(layout=resized)
+
+    @property
+    def slot_width(self) -> int:
+        return 11 if self.large else 7
+
+    def tag(self, i: int) -> str:
+        card = self.cards[i]
+        t = ("▲" if i == self.selected else "") + KEY_LABELS[i] + ("*" if card in self.new else "")
+        t += "?" if card == self.hinted else ""
+        if card in self.melds:
+            t += f" m{self.melds[card]}"
+        return t
+
+    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+        return 8 if self.large else 5
+
+    def render(self) -> Text:
+        colours = PALETTES[self.palette]
+        contrast = self.palette.startswith("contrast")
+        meld_bg = MELD_BG["contrast" if contrast else "normal"]
+        inner = 8 if self.large else 4
+        rows = 6 if self.large else 3  # content rows + bottom border come after the top border
+        lines = [Text() for _ in range(8 if self.large else 5)]
+        for i, card in enumerate(self.cards):
+            s = card[-1].lower()
+            r = rank_text(card)
+            sym = SYMBOLS[s]
+            sel = i == self.selected
+            tl, tr, bl, br, h, v = ("┏", "┓", "┗", "┛", "━", "┃") if sel else ("╭", "╮", "╰", "╯", "─", "│")
+            meld = self.melds.get(card)
+            fg = colours[s]
+            face = "bold " + fg if fg else "bold"
+            bg = meld_bg[meld] if meld is not None else ""
+            if meld is not None:
+                face += " underline"
+            border = (
+                ("bold yellow" if contrast else "bold #ffb000") if sel else "#9a9a9a" if not contrast else "#ffffff"
             )
-            slot = self.query_one(f"#slot-{i}")
-            slot.display = card is not None
-            slot.set_class(large, "large")
-            self.query_one(f"#tag-{i}", Static).update(tag)
+            if self.large:
+                body = [f"{r:<3}{s:>5}", "", f"   {sym}    ", "", f"{s:<5}{r:>3}"]
+            else:
+                body = [f"{r}{sym}".ljust(inner), (f" {s}" if len(r) == 1 else f"  {s}").ljust(inner)]
+            gap = " " * (self.slot_width - inner - 2)
+            lines[0].append(tl + h * inner + tr, style=border)
+            lines[0].append(gap)
+            for k, text in enumerate(body, 1):
+                lines[k].append(v, style=border)
+                lines[k].append(text.ljust(inner), style=f"{face} {bg}".strip())
+                lines[k].append(v, style=border)
+                lines[k].append(gap)
+            lines[rows].append(bl + h * inner + br, style=border)
+            lines[rows].append(gap)
+            tag = self.tag(i)
+            lines[rows + 1].append(tag.center(inner + 2)[: inner + 2], style="bold" if sel else "dim")
+            lines[rows + 1].append(gap)
+        return Text("\n").join(lines)
+
+    def on_click(self, event: Any) -> None:
+        index = event.x // self.slot_width
+        if 0 <= index < len(self.cards):
+            self.post_message(self.Clicked(index))
 
 
 class PileView(Static):

@@ -1,0 +1,345 @@
+"""The terminal app, driven by Textual's pilot: a full hand of every variant played through keys,
+resuming a saved game, the bad-database screen, and snapshots of the main screens."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ginrummy.actions import Action
+from ginrummy.agents import Agent, Decision, register
+from ginrummy.cards import CardSet
+from ginrummy.melds import best_discards, min_deadwood
+from ginrummy.options import VARIANTS
+from ginrummy.store import DB_NAME, Store
+
+pytest.importorskip("textual")
+
+from ginrummy.tui.app import GinRummyApp
+from ginrummy.tui.screens import GameScreen, StartScreen, StatsScreen, StoreErrorScreen
+
+TEST_AGENT = "tui-test"
+
+
+def choose(hand: Sequence[str], legal: Sequence[str], upcard: str | None = None) -> str:
+    """A quick, deterministic policy: go out when possible, take the discard when it cuts the
+    deadwood a lot, else draw; discard the card that leaves the least deadwood (the highest such)."""
+    for kind in ("gin ", "gin", "knock ", "knock"):
+        for a in legal:
+            if a == kind or (kind.endswith(" ") and a.startswith(kind)):
+                return a
+    mask = int(CardSet.parse(" ".join(hand)))
+    if "take" in legal and upcard is not None:
+        up = int(CardSet.parse(upcard))
+        if best_discards(mask | up)[0] < min_deadwood(mask) - 4:
+            return "take"
+    if "pass" in legal:
+        return "pass"
+    if "draw" in legal:
+        return "draw"
+    best: tuple[int, int, str] | None = None
+    for a in legal:
+        if not a.startswith("discard "):
+            continue
+        card = CardSet.parse(a.split()[1])
+        key = (min_deadwood(mask & ~int(card)), -card.value, a)
+        if best is None or key < best:
+            best = key
+    assert best is not None, legal
+    return best[2]
+
+
+@register(TEST_AGENT, VARIANTS)
+class _TestAgent(Agent):
+    name = TEST_AGENT
+
+    def decide(self, observation: dict[str, Any], legal: Sequence[Action]) -> Decision:
+        pile = observation.get("discard_pile") or []
+        text = choose(observation.get("hand", []), [str(a) for a in legal], pile[-1] if pile else None)
+        return Decision(Action.parse(text))
+
+
+SEATS = {
+    "classic": ["human", TEST_AGENT],
+    "oklahoma": ["human", TEST_AGENT],
+    "hollywood": ["human", TEST_AGENT],
+    "three": ["human", TEST_AGENT, TEST_AGENT],
+    "solitaire": ["human", "joker"],
+    "gin-solitaire": ["human", "joker"],
+}
+
+
+def make_app(tmp_path: Path, variant: str | None = None, **kwargs: Any) -> GinRummyApp:
+    start = None if variant is None else {"variant": variant, "seats": SEATS[variant]}
+    kwargs.setdefault("store", Store(tmp_path))
+    return GinRummyApp(computer_delay=0, deal_seed=kwargs.pop("deal_seed", 11), start=start, **kwargs)
+
+
+async def wait_for(pilot: Any, predicate: Any, tries: int = 2000) -> None:
+    """Wait (without forcing redraws, which pilot.pause does) until ``predicate()`` holds."""
+    for _ in range(tries):
+        if predicate():
+            return
+        await asyncio.sleep(0.003)
+    raise AssertionError("the app did not get there")
+
+
+async def press_action(pilot: Any, screen: GameScreen, action: str) -> None:
+    """Send one action through keys: select the card by its number key, then the action key."""
+    kind, _, card = action.partition(" ")
+    if card:
+        index = screen.order.index(card)
+        if screen.selected != card:
+            key = "1234567890-"[index]
+            await pilot.press("minus" if key == "-" else key)
+        assert screen.selected == card
+    key = {"draw": "s", "take": "t", "pass": "p", "discard": "d", "knock": "k", "gin": "g"}[kind]
+    if kind == "gin" and not card and screen.obs()["phase"] != "opening":
+        key = "b"
+    await pilot.press(key)
+
+
+async def play_one_hand(pilot: Any, app: GinRummyApp) -> GameScreen:
+    screen = app.screen
+    assert isinstance(screen, GameScreen)
+    session = screen.session
+    await pilot.press("n")  # deal (the commitment was shown)
+    start = session.state.hand_number
+    assert start >= 1
+    moves = 0
+    while not session.state.is_hand_over:
+        await wait_for(pilot, lambda: session.human_to_act() is not None or session.state.is_hand_over)
+        if session.state.is_hand_over:
+            break
+        obs = screen.obs()
+        pile = obs.get("discard_pile") or []
+        action = choose(obs["hand"], obs["legal_actions"], pile[-1] if pile else None)
+        before = len(session.state.logs[-1].actions)
+        await press_action(pilot, screen, action)
+        await wait_for(pilot, lambda n=before: len(session.state.logs[-1].actions) > n or session.state.is_hand_over)
+        moves += 1
+        assert moves < 200
+    await pilot.pause()
+    return screen
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_full_hand_of_every_variant_by_keys(tmp_path: Path, variant: str) -> None:
+    async def run() -> None:
+        store = Store(tmp_path)
+        app = make_app(tmp_path, variant, store=store)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            screen = await play_one_hand(pilot, app)
+            obs = screen.obs()
+            assert obs["result"]["explanation"]
+            result_text = str(screen.query_one("#result").render())
+            assert obs["result"]["explanation"][0][:20] in result_text
+            fair = str(screen.query_one("#fair").render())
+            assert "seed revealed" in fair and obs["revealed_seed"] in fair.replace("\n", "")
+            # saved after every action: the store holds exactly this game
+            if not screen.session.state.is_terminal:
+                saved = store.load_game(screen.game_id)
+                assert saved is not None
+                assert saved.state.to_record() == screen.session.state.to_record()
+
+    asyncio.run(run())
+
+
+def test_keys_sort_select_hint_and_display_toggles(tmp_path: Path) -> None:
+    async def run() -> None:
+        app = make_app(tmp_path, "classic")
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            assert "Next deal committed" in str(screen.query_one("#fair").render())
+            await pilot.press("n")
+            await wait_for(pilot, lambda: screen.session.human_to_act() is not None)
+            first = list(screen.order)
+            await pilot.press("m")  # ungroup, sorted by rank
+            by_rank = list(screen.order)
+            await pilot.press("o")  # by suit
+            assert screen.sort_mode == "suit" and sorted(by_rank) == sorted(screen.order)
+            assert sorted(first) == sorted(by_rank)
+            await pilot.press("3")
+            assert screen.selected == screen.order[2]
+            await pilot.press("right")
+            assert screen.selected == screen.order[3]
+            await pilot.press("3", "3")  # select, then unselect
+            assert screen.selected is None
+            await pilot.press("f", "z", "x")
+            assert app.four_colour and app.large and app.high_contrast
+            assert app.has_class("four-colour") and app.theme == "ginrummy-high-contrast"
+            await pilot.press("f", "z", "x")
+            assert not (app.four_colour or app.large or app.high_contrast)
+            # an illegal key changes nothing
+            record = screen.session.state.to_record()
+            await pilot.press("d")  # nothing selected / not the discard phase
+            assert screen.session.state.to_record() == record
+
+    asyncio.run(run())
+
+
+def test_resume_exactly_where_it_was(tmp_path: Path) -> None:
+    async def first() -> tuple[str, dict[str, Any]]:
+        app = make_app(tmp_path, "gin-solitaire")
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            await pilot.press("n")
+            for _ in range(3):
+                obs = screen.obs()
+                if screen.session.state.is_hand_over:
+                    break
+                await press_action(pilot, screen, choose(obs["hand"], obs["legal_actions"]))
+            record = screen.session.state.to_record()
+            await pilot.press("q")
+        return screen.game_id, record
+
+    game_id, record = asyncio.run(first())
+
+    async def second() -> None:
+        app = GinRummyApp(store=Store(tmp_path), computer_delay=0)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, StartScreen)
+            assert "in progress" in str(app.screen.query_one("#resume-info").render())
+            await pilot.press("enter")  # the saved list has the focus, newest first
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            assert screen.game_id == game_id
+            assert screen.session.state.to_record() == record
+
+    asyncio.run(second())
+
+
+def test_start_screen_starts_a_game_with_options(tmp_path: Path) -> None:
+    async def run() -> None:
+        app = make_app(tmp_path)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            start = app.screen
+            assert isinstance(start, StartScreen)
+            start.variant = "solitaire"
+            await start.rebuild_variant()
+            await pilot.click("#rules CollapsibleTitle")  # open the rules options
+            await pilot.pause()
+            box = start.query_one(f"#opt-{start._build}-game_target")
+            box.value = "150"  # type: ignore[attr-defined]
+            await pilot.press("ctrl+n")
+            await pilot.pause()
+            game = app.screen
+            assert isinstance(game, GameScreen)
+            assert game.session.state.options.game_target == 150  # type: ignore[union-attr]
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, StartScreen)
+            # a bad option is named and nothing starts
+            box = app.screen.query_one(f"#opt-{start._build}-game_target")
+            box.value = "0"  # type: ignore[attr-defined]
+            await pilot.press("ctrl+n")
+            await pilot.pause()
+            assert isinstance(app.screen, StartScreen)
+            await pilot.press("ctrl+t")
+            await pilot.pause()
+            assert isinstance(app.screen, StatsScreen)
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("choice", ["quit-store", "new-db"])
+def test_bad_database_reported_and_untouched(tmp_path: Path, choice: str) -> None:
+    bad = tmp_path / DB_NAME
+    bad.write_bytes(b"not a database at all\n" * 10)
+    before = bad.read_bytes()
+
+    async def run() -> None:
+        app = GinRummyApp(data_dir=tmp_path, computer_delay=0)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, StoreErrorScreen)
+            assert "not a ginrummy database" in str(app.screen.query_one("#store-error-text").render())
+            assert bad.read_bytes() == before
+            await pilot.click(f"#{choice}")
+            await pilot.pause()
+            if choice == "new-db":
+                assert isinstance(app.screen, StartScreen)
+                assert app.store is not None
+
+    asyncio.run(run())
+    aside = [p for p in tmp_path.iterdir() if ".bad-" in p.name and not p.name.endswith(("-wal", "-shm"))]
+    if choice == "quit-store":
+        assert bad.read_bytes() == before and not aside
+    else:
+        assert len(aside) == 1 and aside[0].read_bytes() == before
+        Store(tmp_path)  # the new database is good
+
+
+# ---------------------------------------------------------------------------------------------
+# Snapshots of the main screens (pytest-textual-snapshot); `pytest --snapshot-update` rewrites them.
+# ---------------------------------------------------------------------------------------------
+SIZE = (120, 40)
+
+
+def _snap(request: pytest.FixtureRequest) -> Any:
+    try:
+        return request.getfixturevalue("snap_compare")
+    except pytest.FixtureLookupError:
+        pytest.skip("pytest-textual-snapshot is not installed")
+
+
+def test_snapshot_start_screen(tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    snap_compare = _snap(request)
+    assert snap_compare(make_app(tmp_path), terminal_size=SIZE)
+
+
+def test_snapshot_classic_mid_hand(tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    snap_compare = _snap(request)
+
+    async def before(pilot: Any) -> None:
+        await pilot.press("n")
+        screen = pilot.app.screen
+        await wait_for(pilot, lambda: screen.session.human_to_act() is not None)
+        await pilot.press("p")
+        await wait_for(pilot, lambda: screen.session.human_to_act() is not None)
+        await pilot.press("s", "2")
+        await pilot.pause()
+
+    assert snap_compare(make_app(tmp_path, "classic", deal_seed=5), terminal_size=SIZE, run_before=before)
+
+
+def test_snapshot_solitaire_four_colour(tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    snap_compare = _snap(request)
+
+    async def before(pilot: Any) -> None:
+        await pilot.press("n")
+        await pilot.pause()
+
+    app = make_app(tmp_path, "solitaire", deal_seed=3, four_colour=True)
+    assert snap_compare(app, terminal_size=SIZE, run_before=before)
+
+
+def test_snapshot_hand_over_three_players(tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    snap_compare = _snap(request)
+
+    async def before(pilot: Any) -> None:
+        await play_one_hand(pilot, pilot.app)
+        await pilot.pause()
+
+    assert snap_compare(make_app(tmp_path, "three", deal_seed=2), terminal_size=SIZE, run_before=before)
+
+
+def test_snapshot_bad_database(tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    snap_compare = _snap(request)
+    fixed = Path("/tmp/ginrummy-snapshot-bad-db")  # a fixed path: the message names the file
+    fixed.mkdir(exist_ok=True)
+    for p in fixed.iterdir():
+        p.unlink()
+    (fixed / DB_NAME).write_bytes(b"SQLite format 3\x00" + b"\x01" * 200)
+    app = GinRummyApp(data_dir=fixed, computer_delay=0)
+    assert snap_compare(app, terminal_size=(100, 24))
