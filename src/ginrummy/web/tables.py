@@ -268,11 +268,17 @@ class Saver:
         self.dirty: dict[str, Table] = {}
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
-        self._idle.set()
         self._task: asyncio.Task[None] | None = None
         self.errors = 0
 
     def start(self) -> None:
+        # Fresh primitives for the running event loop (an app may be started more than once).
+        self._wake = asyncio.Event()
+        self._idle = asyncio.Event()
+        if self.dirty:
+            self._wake.set()
+        else:
+            self._idle.set()
         self._task = asyncio.create_task(self._run())
 
     def mark(self, table: Table) -> None:
@@ -323,6 +329,8 @@ class TableManager:
         self.saver = Saver(store)
 
     async def start(self) -> None:
+        self.tables.clear()  # tables belong to one event loop; they reload from the store on demand
+        self.saver.dirty.clear()
         self.saver.start()
 
     async def shutdown(self) -> None:
