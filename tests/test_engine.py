@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import doctest
 import itertools
+import json
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,7 +31,7 @@ from ginrummy.cards import JOKER, Card, CardSet
 from ginrummy.engine import SEATS, State
 from ginrummy.errors import IllegalAction, OptionError
 from ginrummy.melds import best_defense, best_discards, is_meld, min_deadwood
-from ginrummy.options import VARIANTS
+from ginrummy.options import VARIANTS, option_help
 from ginrummy.scoring import HollywoodSheet, game_final, three_rotation
 
 HANDS = 10_000  # per variant, in the slow test
@@ -603,3 +605,17 @@ def test_three_seats_in_play_until_the_next_deal() -> None:
     assert s.observation(2)["hand"] == [] and "captain_hand" in s.observation(2)
     s.deal(seed=9)
     assert s.active_seats == (1, 2) and s.observation(0)["hand"] == []
+
+
+def test_docs_option_tables_match_the_code() -> None:
+    """docs/rules.md section 5 lists every option of every variant as ``option_help`` gives it."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text(encoding="utf-8")
+    for variant in VARIANTS:
+        table = text.split(f"#### `{variant}`\n", 1)[1].lstrip("\n").split("\n\n", 1)[0]
+        rows = [[cell.strip().strip("`") for cell in line.strip("|").split("|")] for line in table.splitlines()[2:]]
+        want = []
+        for name, default, doc, allowed in option_help(variant):
+            shown = json.dumps(default).strip('"')
+            values = ", ".join(json.dumps(a).strip('"') for a in allowed) if allowed else "integer"
+            want.append([name, shown, values, doc])
+        assert [[r[0], r[1], "integer" if r[2].startswith("integer") else r[2], r[3]] for r in rows] == want
