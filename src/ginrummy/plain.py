@@ -31,6 +31,7 @@ __all__ = [
     "public_record",
     "score_lines",
     "solitaire_analysis",
+    "you_grammar",
 ]
 
 SOLO = ("solitaire", "gin-solitaire")
@@ -137,6 +138,25 @@ def action_words(players: Sequence[str], seat: int | None, action: str, viewer: 
     if a.kind == "layoff":
         return f"{who} {verb('lay', 'lays')} off {card}"
     return f"{who}: {action}"
+
+
+_YOU_VERBS = {
+    "knocks": "knock",
+    "goes": "go",
+    "scores": "score",
+    "spreads": "spread",
+    "lays": "lay",
+    "wins": "win",
+    "draws": "draw",
+    "takes": "take",
+}
+
+
+def you_grammar(line: str) -> str:
+    """The engine writes ``{name} knocks``; when the name is "You" make it ``You knock``."""
+    import re
+
+    return re.sub(r"\bYou (" + "|".join(_YOU_VERBS) + r")\b", lambda m: "You " + _YOU_VERBS[m.group(1)], line)
 
 
 def target_of(obs: Mapping[str, Any]) -> int:
@@ -401,7 +421,7 @@ class PlainGame:
         if res:
             self.say(f"Hand {obs['hand_number']} is over ({res['result']}).")
             for line in res.get("explanation", []):
-                self.say("  " + line)
+                self.say("  " + you_grammar(line))
         if obs.get("revealed_seed"):
             self.say(
                 f"The deal's seed was {obs['revealed_seed']} (commitment {obs.get('commitment', '?')}); "

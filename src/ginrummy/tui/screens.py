@@ -39,10 +39,11 @@ from ..plain import (
     file_finished_game,
     make_session,
     viewer_seat,
+    you_grammar,
 )
 from ..record import summary as record_summary
 from ..session import HUMAN, Session
-from .widgets import KEY_LABELS, HandView, PileView, ScoreSheet, cards_text
+from .widgets import KEY_LABELS, HandView, PileView, ScoreSheet, cards_text, palette_name
 
 if TYPE_CHECKING:
     from .app import GinRummyApp
@@ -492,6 +493,11 @@ class GameScreen(Screen[None]):
     def viewer(self) -> int:
         return viewer_seat(self.session)
 
+    @property
+    def palette(self) -> str:
+        app = _app(self)
+        return palette_name(app.four_colour, app.high_contrast)
+
     def obs(self) -> dict[str, Any]:
         return self.session.observation(self.viewer)
 
@@ -625,7 +631,7 @@ class GameScreen(Screen[None]):
             if obs.get("discards"):
                 where = "under the joker" if obs["variant"] == "solitaire" else "face down, out of play"
                 t = Text(f"Discards ({where}): ")
-                t.append_text(cards_text(obs["discards"][-12:], _app(self).four_colour))
+                t.append_text(cards_text(obs["discards"][-12:], self.palette))
                 _put(opp, Text("\n").join([Text("\n".join(lines)), t]))
             else:
                 _put(opp, "\n".join(lines))
@@ -636,6 +642,12 @@ class GameScreen(Screen[None]):
         title = "upcard" if obs.get("phase") == "upcard" else "discard"
         discard.show(title, pile[-1] if pile else None, len(pile), large=large)
         lines = Text()
+        if obs.get("stock_size") is not None:
+            lines.append(f"Stock {obs['stock_size']} cards · discard pile {len(pile)}", style="dim")
+            if pile:
+                lines.append(" · top ", style="dim")
+                lines.append_text(cards_text(pile[-1:], self.palette))
+            lines.append("\n")
         for i in range(len(players)):
             if i == obs["seat"] or obs.get("hand_sizes", [0] * 3)[i] == 0:
                 continue
@@ -644,7 +656,7 @@ class GameScreen(Screen[None]):
             known = (obs.get("known_cards") or {}).get(str(i))
             if known:
                 lines.append("\n  known to hold: ")
-                lines.append_text(cards_text(known, _app(self).four_colour))
+                lines.append_text(cards_text(known, self.palette))
             lines.append("\n")
         if obs.get("current_player") is not None and obs["current_player"] != obs["seat"]:
             lines.append(f"{players[obs['current_player']]} to play…", style="italic")
@@ -656,7 +668,7 @@ class GameScreen(Screen[None]):
         if not hand:
             _put(w, "" if obs["variant"] in SOLO else "You hold no cards this hand (you are the sitter).")
             return
-        four = _app(self).four_colour
+        four = self.palette
         t = Text()
         melds = obs.get("melds") or []
         t.append("Melds: ", style="bold")
@@ -746,7 +758,7 @@ class GameScreen(Screen[None]):
         roles = obs.get("roles")
         if roles and obs.get("captain_hand"):
             t.append("You are the sitter. The captain's hand: ", style="bold")
-            t.append_text(cards_text(obs["captain_hand"], _app(self).four_colour))
+            t.append_text(cards_text(obs["captain_hand"], self.palette))
         elif roles and roles["captain"] == obs["seat"] and s.human_to_act() == obs["seat"]:
             sitter = roles["sitter"]
             if s.seats[sitter] != HUMAN:
@@ -803,15 +815,22 @@ class GameScreen(Screen[None]):
     def _show_result(self, obs: dict[str, Any]) -> None:
         w = self.query_one("#result", Static)
         res = obs.get("result")
+        log = self.query_one("#log", RichLog)
+        over = bool(res) and self.session.state.is_hand_over
+        if log.display == over:
+            log.display = not over  # at the end of a hand the explanation takes the log's place
         if not res or not self.session.state.is_hand_over:
             w.display = False
             return
-        four = _app(self).four_colour
+        four = self.palette
         players = obs["players"]
         t = Text(f"Hand {obs['hand_number']}: {res['result']}\n", style="bold")
         if res.get("knocker") is not None and "knocker_melds" in res:
             k = res["knocker"]
-            t.append(f"{players[k]} spreads: ")
+            roles = obs.get("roles")
+            d = (roles["captain"] if k == roles["box"] else roles["box"]) if roles else 1 - k  # the defender
+            you = obs["seat"]
+            t.append(f"{'You' if k == you else players[k]} {'spread' if k == you else 'spreads'}: ", style="bold")
             for m in res["knocker_melds"]:
                 t.append_text(cards_text(m, four))
                 t.append("  ")
@@ -819,14 +838,14 @@ class GameScreen(Screen[None]):
                 t.append("deadwood ")
                 t.append_text(cards_text(res["knocker_unmatched"], four))
             t.append("\n")
-            d = next((i for i, p in enumerate(res["deadwood"]) if i != k and (p or i in (0, 1, 2))), None)
-            dname = "The defender" if d is None else "Defender"
-            t.append(f"{dname} spreads: ")
+            t.append(f"{'You' if d == you else players[d]} {'spread' if d == you else 'spreads'}: ", style="bold")
             for m in res.get("defender_melds", []):
                 t.append_text(cards_text(m, four))
                 t.append("  ")
+            if not res.get("defender_melds"):
+                t.append("no melds  ")
             if res.get("laid_off"):
-                t.append("lays off ")
+                t.append("lay off " if d == you else "lays off ")
                 t.append_text(cards_text(res["laid_off"], four))
                 t.append("  ")
             if res.get("defender_unmatched"):
@@ -838,7 +857,7 @@ class GameScreen(Screen[None]):
             t.append_text(cards_text(res["counted_cards"], four))
             t.append("\n")
         for line in res.get("explanation", []):
-            t.append("• " + line + "\n")
+            t.append("• " + you_grammar(line) + "\n")
         _put(w, t)
         w.display = True
 

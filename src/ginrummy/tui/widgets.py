@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from rich import box
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -23,6 +24,8 @@ __all__ = [
     "ScoreSheet",
     "card_label",
     "card_markup",
+    "cards_text",
+    "palette_name",
     "rank_text",
 ]
 
@@ -53,20 +56,6 @@ def card_markup(card: str) -> Text:
     return Text(card_label(card), style=style)
 
 
-def cards_text(cards: Sequence[str], four_colour: bool = False) -> Text:
-    out = Text()
-    for i, c in enumerate(cards):
-        if i:
-            out.append(" ")
-        if c.upper() == "JK":
-            out.append("JK", style="bold")
-            continue
-        s = c[-1].lower()
-        colours = {"c": "green" if four_colour else "", "d": "blue" if four_colour else "red", "h": "red", "s": ""}
-        out.append(card_label(c), style=("bold " + colours[s]).strip())
-    return out
-
-
 PALETTES: dict[str, dict[str, str]] = {
     # suit colours; "base" is the card text colour.  Colour is never the only cue: every card also
     # shows its suit symbol and letter.
@@ -83,6 +72,20 @@ MELD_BG = {
 
 def palette_name(four_colour: bool, high_contrast: bool) -> str:
     return ("contrast-four" if four_colour else "contrast") if high_contrast else ("four" if four_colour else "normal")
+
+
+def cards_text(cards: Sequence[str], palette: str = "normal") -> Text:
+    """Cards inline in text (``7♥h 8♥h``), coloured by the palette (see :data:`PALETTES`)."""
+    colours = PALETTES.get(palette, PALETTES["normal"])
+    out = Text()
+    for i, c in enumerate(cards):
+        if i:
+            out.append(" ")
+        if c.upper() == "JK":
+            out.append("JK", style="bold")
+            continue
+        out.append(card_label(c), style=("bold " + colours[c[-1].lower()]).strip())
+    return out
 
 
 class HandView(Widget):
@@ -233,12 +236,20 @@ class ScoreSheet(Static):
         opts = obs.get("options", {})
         variant = obs["variant"]
         target = opts.get("hollywood_target" if variant == "hollywood" else "game_target", 100)
-        table = Table(title=f"Score sheet (to {target})", expand=True, show_edge=False, pad_edge=False)
-        table.add_column("#", justify="right", no_wrap=True)
-        table.add_column("", no_wrap=True)
-        short = [_short(p) for p in players]
-        for p in short:
-            table.add_column(p, justify="right", no_wrap=True)
+        width = max(4, (30 - 9) // max(1, len(players)) - 1)
+        table = Table(
+            title=f"Score sheet (to {target})",
+            box=box.SIMPLE_HEAD,
+            show_edge=False,
+            pad_edge=False,
+            padding=(0, 1, 0, 0),
+            expand=True,
+        )
+        table.add_column("#", justify="right", no_wrap=True, width=2)
+        table.add_column("hand", no_wrap=True, width=6)
+        heads = _heads(players, width)
+        for h in heads:
+            table.add_column(h, justify="right", no_wrap=True)
         for i, h in enumerate(summary.get("hands", []), 1):
             pts = h.get("points", [])
             table.add_row(str(i), _short_result(h.get("result", "")), *[str(x) if x else "·" for x in pts])
@@ -250,26 +261,38 @@ class ScoreSheet(Static):
             table.add_section()
             for g, (col, closed) in enumerate(zip(hw["games"], hw["closed"], strict=True), 1):
                 table.add_row("", f"G{g}{' ✓' if closed else ''}", *["–" if v is None else str(v) for v in col])
+        lines: list[str] = []
         if obs.get("game_over"):
             final = obs.get("final_totals", obs["totals"])
             table.add_section()
             table.add_row("", "final", *[str(x) for x in final], style="bold reverse")
-        lines: list[str] = []
-        if obs.get("game_over"):
-            if list(obs.get("final_totals", [])) != list(obs["totals"]):
+            if list(final) != list(obs["totals"]):
                 lines.append(
-                    f"Final = points + {opts.get('box_bonus', 0)} a hand won + game bonus {opts.get('game_bonus', 0)}"
-                    + (" (shutout doubles)" if opts.get("shutout") != "none" else "")
+                    f"Final = points + {opts.get('box_bonus', 0)} a hand won (box) + game bonus "
+                    f"{opts.get('game_bonus', 0)}" + (" (shutout doubles)" if opts.get("shutout") != "none" else "")
                 )
             if variant == "hollywood":
                 lines.append("Each of the three games is settled with its own bonuses.")
             w = obs.get("winner")
             lines.append("Winner: " + ("none" if w is None else players[w]))
+        elif hw:
+            lines.append("G1-G3: Hollywood's three games; ✓ = closed.")
+        names = ", ".join(f"{h} = {p}" for h, p in zip(heads, players, strict=True) if h != p)
+        if names:
+            lines.append(names)
         self.update(Group(table, *(Text(x) for x in lines)))
 
 
-def _short(name: str) -> str:
-    return name if len(name) <= 8 else name[:7] + "…"
+def _heads(players: Sequence[str], width: int) -> list[str]:
+    """Column heads no wider than ``width`` and all different (``Expe…2`` for ``Expert 2``)."""
+    heads = [_short(p, width) for p in players]
+    if len(set(heads)) < len(heads):
+        heads = [p if len(p) <= width else p[: width - 2] + "…" + p[-1] for p in players]
+    return heads
+
+
+def _short(name: str, width: int = 8) -> str:
+    return name if len(name) <= width else name[: width - 1] + "…"
 
 
 def _short_result(result: str) -> str:
