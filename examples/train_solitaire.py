@@ -11,8 +11,9 @@ policy unchanged).
     python examples/train_solitaire.py [--episodes 2000] [--eval-deals 300] [--out solitaire_training]
 
 Every ``--eval-every`` episodes the greedy version of the policy plays the same ``--eval-deals``
-deals as a random policy and as the ``planner`` agent (``ginrummy.agents``; skipped with a message
-if it is not available), so the win rates compare on identical deals.  The learning curve goes to
+deals as a random policy; the ``planner`` agent (``ginrummy.agents``; skipped with a message if it
+is not available) plays the first ``--planner-deals`` of them on every core, so the win rates
+compare on identical deals.  The learning curve goes to
 ``OUT.png`` with matplotlib, or to ``OUT.csv`` without it.  Needs ``pip install 'ginrummy[rl]'``.
 """
 
@@ -20,8 +21,10 @@ from __future__ import annotations
 
 import argparse
 import csv
+import os
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +112,37 @@ def win_rate(env: Any, policy: Policy, seeds: list[int]) -> float:
     return float(np.mean([play(env, policy, s) > 0 for s in seeds]))
 
 
+def make_planner(make_agent: Callable[..., Any], seed: int, rollouts: int) -> Any:
+    try:
+        return make_agent("planner", "solitaire", seed=seed, rollouts=rollouts)
+    except TypeError:  # a planner without that setting
+        return make_agent("planner", "solitaire", seed=seed)
+
+
+def _planner_wins(job: tuple[list[int], int, int]) -> list[bool]:
+    """Worker: the planner plays ``seeds`` (a separate process per core)."""
+    from ginrummy.agents import make_agent
+
+    seeds, seed, rollouts = job
+    env = make_gym("solitaire", scoring="none")
+    planner = make_planner(make_agent, seed, rollouts)
+
+    def policy(_obs: dict[str, npt.NDArray[Any]], env: Any) -> int:
+        return int(planner.act(env.raw_observation(), env.legal_actions()).id)
+
+    return [play(env, policy, s) > 0 for s in seeds]
+
+
+def planner_win_rate(seeds: list[int], seed: int, rollouts: int, workers: int) -> float:
+    jobs = [(seeds[i::workers], seed, rollouts) for i in range(workers)]
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            wins = [w for chunk in pool.map(_planner_wins, jobs) for w in chunk]
+    else:
+        wins = _planner_wins(jobs[0])
+    return float(np.mean(wins))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--episodes", type=int, default=2000, help="training deals (default 2000)")
@@ -118,6 +152,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shaping", type=float, default=2.0, help="weight of the deadwood shaping (default 2)")
     parser.add_argument("--eval-deals", type=int, default=300, help="deals of each evaluation (default 300)")
     parser.add_argument("--eval-every", type=int, default=400, help="episodes between evaluations (default 400)")
+    parser.add_argument("--planner-deals", type=int, default=100, help="deals the planner plays (default 100)")
+    parser.add_argument("--planner-rollouts", type=int, default=32, help="planner rollouts a decision (default 32)")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes for the planner")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default="solitaire_training", help="output file stem (default solitaire_training)")
     args = parser.parse_args(argv)
@@ -140,16 +177,17 @@ def main(argv: list[str] | None = None) -> int:
     try:
         from ginrummy.agents import make_agent
 
-        planner = make_agent("planner", "solitaire", seed=args.seed)
-
-        def planner_policy(_obs: dict[str, npt.NDArray[Any]], env: Any) -> int:
-            return planner.act(env.unwrapped.raw_observation(), env.unwrapped.legal_actions()).id
-
-        t0 = time.perf_counter()
-        baselines["planner"] = win_rate(env, planner_policy, eval_seeds)
-        print(f"planner agent:  win rate {baselines['planner']:.3f} ({time.perf_counter() - t0:.0f} s)")
-    except Exception as exc:  # ImportError now; GinRummyError if no planner is registered yet
+        make_planner(make_agent, args.seed, args.planner_rollouts)
+    except Exception as exc:  # ImportError, or GinRummyError while no planner is registered
         print(f"planner agent not available ({type(exc).__name__}: {exc}): comparison skipped")
+    else:
+        t0 = time.perf_counter()
+        planner_seeds = eval_seeds[: args.planner_deals]
+        baselines["planner"] = planner_win_rate(planner_seeds, args.seed, args.planner_rollouts, args.workers)
+        print(
+            f"planner agent:  win rate {baselines['planner']:.3f} on the first {len(planner_seeds)} of those deals "
+            f"({args.planner_rollouts} rollouts a decision, {time.perf_counter() - t0:.0f} s)"
+        )
 
     curve: list[tuple[int, float]] = [(0, baselines["random"])]  # theta = 0 is the random policy
     batch: list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], int, float]] = []
@@ -188,6 +226,10 @@ def main(argv: list[str] | None = None) -> int:
             curve.append((episode, rate))
             print(f"episode {episode:6d}: greedy policy win rate {rate:.3f}  ({time.perf_counter() - start:.0f} s)")
 
+    if "planner" in baselines:
+        n = min(args.planner_deals, args.eval_deals)
+        sub = win_rate(env, greedy, eval_seeds[:n])
+        print(f"on the planner's {n} deals: trained policy {sub:.3f}, planner {baselines['planner']:.3f}")
     print("weights: " + ", ".join(f"{n} {w:+.3f}" for n, w in zip(FEATURES, theta, strict=True)))
     out = Path(args.out)
     try:
@@ -207,7 +249,8 @@ def main(argv: list[str] | None = None) -> int:
     fig, ax = plt.subplots(figsize=(7, 4))
     ax.plot([e for e, _ in curve], [r for _, r in curve], marker="o", label="trained (greedy)")
     for (name, rate), style in zip(baselines.items(), ("--", ":"), strict=False):
-        ax.axhline(rate, linestyle=style, color="grey" if name == "random" else "black", label=name)
+        label = name if name == "random" else f"{name} (first {min(args.planner_deals, args.eval_deals)} deals)"
+        ax.axhline(rate, linestyle=style, color="grey" if name == "random" else "black", label=label)
     ax.set_xlabel("training deals")
     ax.set_ylabel(f"win rate on {args.eval_deals} deals")
     ax.set_title("Solitaire Gin Rummy (scoring=none): REINFORCE, linear softmax")
