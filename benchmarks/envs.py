@@ -83,13 +83,13 @@ def main(argv: list[str] | None = None) -> int:
         print("measuring ginrummy only")
     envs: dict[str, Any] = {f"ginrummy {args.variant}": make_aec(args.variant)}
     if theirs is not None:
-        import rlcard
+        import rlcard  # type: ignore[import-untyped, unused-ignore]
 
         for name, ctor in theirs.items():
             envs[f"pettingzoo gin_rummy_v4.{name} (rlcard {rlcard.__version__})"] = ctor()
     per_round = args.seconds / max(args.rounds, 1)
     rates: dict[str, list[float]] = {name: [] for name in envs}
-    totals: dict[str, list[float]] = {name: [0, 0, 0.0] for name in envs}
+    totals: dict[str, list[float]] = {name: [0.0, 0.0, 0.0] for name in envs}
     rng = np.random.default_rng(args.seed)
     for env in envs.values():  # warm up
         run_for(env, 0.5, rng, np)
@@ -105,8 +105,8 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(f"{'environment':64} {'steps/s':>9} {'hands/s':>8} {'steps/hand':>10}")
     for name in envs:
-        steps, episodes, elapsed = totals[name]
-        print(f"{name:64} {steps / elapsed:9,.0f} {episodes / elapsed:8,.1f} {steps / max(episodes, 1):10.1f}")
+        n_steps, n_episodes, seconds = totals[name]
+        print(f"{name:64} {n_steps / seconds:9,.0f} {n_episodes / seconds:8,.1f} {n_steps / max(n_episodes, 1):10.1f}")
     ours = next(iter(envs))
     for name in list(envs)[1:]:
         ratios = [a / b for a, b in zip(rates[ours], rates[name], strict=True)]

@@ -233,10 +233,10 @@ def main(argv: list[str] | None = None) -> int:
     print("weights: " + ", ".join(f"{n} {w:+.3f}" for n, w in zip(FEATURES, theta, strict=True)))
     out = Path(args.out)
     try:
-        import matplotlib
+        import matplotlib  # type: ignore[import-not-found, unused-ignore]
 
         matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        import matplotlib.pyplot as plt  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
         path = out.with_suffix(".csv")
         with path.open("w", newline="") as f:
