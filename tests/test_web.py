@@ -24,6 +24,8 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from ginrummy.cards import Card, CardSet
+from ginrummy.melds import deadwood_after_discards
 from ginrummy.session import Session
 from ginrummy.store import Store
 from ginrummy.web import create_app
@@ -112,7 +114,19 @@ def choose(obs: dict[str, Any], rng: random.Random) -> str:
     for a in ("draw", "pass"):
         if a in legal:
             return a
-    return rng.choice([a for a in legal if a.startswith("discard")] or legal)
+    return good_discard(obs, rng)
+
+
+def good_discard(obs: dict[str, Any], rng: random.Random) -> str:
+    """Mostly the discard that leaves the least deadwood (so hands end by knocks), sometimes another."""
+    legal = [a for a in obs["legal_actions"] if a.startswith("discard")]
+    if not legal:
+        return obs["legal_actions"][0]
+    if rng.random() < 0.2:
+        return rng.choice(legal)
+    mask = int(CardSet.of(Card.parse(c) for c in obs["hand"]))
+    after = {str(c): d for c, d in deadwood_after_discards(mask).items()}
+    return min(legal, key=lambda a: (after.get(a.split()[1], 999), a))
 
 
 def play_hand(client: Client, rng: random.Random) -> dict[str, Any]:

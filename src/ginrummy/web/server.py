@@ -336,7 +336,7 @@ def create_app(
             advice = await manager.hint(table, seat)
             conn.send({**advice, **({"seq": seq} if seq is not None else {})})
         elif kind == "suggest":
-            await manager.suggest(table, seat, msg["action"], msg.get("text"), conn)
+            await manager.suggest(table, seat, msg["action"], msg.get("text"), conn, seq)
         else:  # pragma: no cover - validate() knows every type
             raise ProtocolError("bad_message", f"unknown message type {kind!r}")
 

@@ -539,7 +539,14 @@ class TableManager:
             legal = {str(a) for a in s.state.legal_actions()}
             base = str(Action(action.kind, action.card)) if action.melds is not None else str(action)
             if base not in legal:
-                raise ProtocolError("illegal_action", f"{base} is not legal now; legal: {', '.join(sorted(legal))}")
+                listed = ", ".join(sorted(legal))
+                if action.kind == "layoff":
+                    why = "layoffs are made for you when the hand ends"
+                elif action.card is not None and action.card not in s.state.hand(seat):
+                    why = f"you can only {action.kind} a card you hold"  # the card is not echoed back
+                else:
+                    why = f"{base} is not legal now"
+                raise ProtocolError("illegal_action", f"{why}; legal: {listed}")
             try:
                 s.act(seat, action)
             except IllegalAction as exc:
@@ -581,7 +588,9 @@ class TableManager:
                 raise ProtocolError("not_available", "hints are not available in this installation") from None
             return advice_json(advice)
 
-    async def suggest(self, table: Table, seat: int, text: str, note: str | None, conn: Connection) -> None:
+    async def suggest(
+        self, table: Table, seat: int, text: str, note: str | None, conn: Connection, seq: int | None = None
+    ) -> None:
         """Three: the sitter suggests an action to the captain, who alone decides (rule 2.2)."""
         async with table.lock:
             roles = table.roles()
@@ -600,7 +609,7 @@ class TableManager:
             if action not in legal:
                 raise ProtocolError("illegal_action", f"{action} is not legal for the captain now")
             table.suggestion = {"from": seat, "action": action, "text": note or ""}
-            table.broadcast()
+            table.broadcast(conn, seq)
 
     def _changed(self, table: Table, acting: Connection | None = None, seq: int | None = None) -> None:
         table.last_seen = time.monotonic()
