@@ -86,8 +86,8 @@ ACTION_IDS: Final[dict[str, int]] = {str(Action.from_id(i)): i for i in range(NU
 _PLANE: Final = {name: i for i, name in enumerate(PLANES)}
 _SCALAR: Final = {name: 52 * NUM_PLANES + i for i, (name, _) in enumerate(SCALARS)}
 _PHASES: Final = {"upcard": 0, "draw": 1, "discard": 2, "opening": 3, "deal": 4, "over": 4}
-_ALL_CARDS: Final = frozenset(CARD_INDEX)
-_AT: Final = [{c: 52 * p + i for c, i in CARD_INDEX.items()} for p in range(NUM_PLANES)]  # card -> vector index
+_BIT: Final = {c: 1 << i for c, i in CARD_INDEX.items()}
+_ALL: Final = (1 << 52) - 1
 
 FloatArray = npt.NDArray[np.float32]
 MaskArray = npt.NDArray[np.int8]
@@ -122,47 +122,53 @@ def action_mask(obs: dict[str, Any]) -> MaskArray:
     return mask
 
 
+def _bits(mask: int, nbits: int) -> npt.NDArray[np.uint8]:
+    """The low ``nbits`` bits of ``mask`` as 0/1 bytes, least significant first."""
+    raw = np.frombuffer(mask.to_bytes((nbits + 7) // 8, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, count=nbits, bitorder="little")
+
+
 def encode(obs: dict[str, Any]) -> dict[str, npt.NDArray[Any]]:
     """The ``{"observation": float32[OBS_SIZE], "action_mask": int8[NUM_ACTIONS]}`` of an
     observation dict from :meth:`ginrummy.engine.State.observation`."""
-    vec = np.zeros(OBS_SIZE, dtype=np.float32)
     solo = obs["variant"] in ("solitaire", "gin-solitaire")
     seat = obs["seat"]
     in_hand = bool(obs["hand_number"])
     own: list[str] = obs.get("hand") or []
     hand = own or obs.get("captain_hand") or []  # the sitter sees the captain's hand (rule 2.2)
-    idx = list(map(_AT[0].__getitem__, hand))
+    # Card sets as 52-bit masks (disjoint lists, so sum == union).
+    held = sum(map(_BIT.__getitem__, hand))
+    known = 0
     if solo:
         discards: list[str] = obs.get("discards") or []
-        if discards:
-            idx.append(_AT[1][discards[-1]])
-            idx.extend(map(_AT[2].__getitem__, discards))
-        unseen = obs.get("unseen")
-        if unseen is not None:
-            idx.extend(map(_AT[4].__getitem__, unseen))
+        pile = sum(map(_BIT.__getitem__, discards))
+        top = _BIT[discards[-1]] if discards else 0
+        unseen_cards = obs.get("unseen")
+        unseen = sum(map(_BIT.__getitem__, unseen_cards)) if unseen_cards is not None else 0
     else:
-        pile: list[str] = obs.get("discard_pile") or []
-        if pile:
-            idx.append(_AT[1][pile[-1]])
-            idx.extend(map(_AT[2].__getitem__, pile))
-        known: set[str] = set()
+        pile_cards: list[str] = obs.get("discard_pile") or []
+        pile = sum(map(_BIT.__getitem__, pile_cards))
+        top = _BIT[pile_cards[-1]] if pile_cards else 0
         for cards in (obs.get("known_cards") or {}).values():
-            known.update(cards)
-        known.difference_update(hand)
-        idx.extend(map(_AT[3].__getitem__, known))
-        if in_hand:
-            seen = known.union(hand, pile)
-            res = obs.get("result")
-            if res is not None:
-                # At a showdown the spread cards are public.
-                for key in ("knocker_unmatched", "defender_unmatched", "laid_off"):
-                    seen.update(res.get(key, ()))
-                for key in ("knocker_melds", "defender_melds"):
-                    for meld in res.get(key, ()):
-                        seen.update(meld)
-            idx.extend(map(_AT[4].__getitem__, _ALL_CARDS.difference(seen)))
+            for c in cards:
+                known |= _BIT[c]
+        known &= ~held
+        seen = held | pile | known
+        res = obs.get("result")
+        if res is not None:
+            # At a showdown the spread cards are public.
+            for key in ("knocker_unmatched", "defender_unmatched", "laid_off"):
+                for c in res.get(key, ()):
+                    seen |= _BIT[c]
+            for key in ("knocker_melds", "defender_melds"):
+                for meld in res.get(key, ()):
+                    for c in meld:
+                        seen |= _BIT[c]
+        unseen = _ALL & ~seen
     if not in_hand:
-        idx.extend(range(52 * 4, 52 * 5))  # before the first deal nothing has been seen
+        unseen = _ALL  # before the first deal nothing has been seen
+    vec = np.empty(OBS_SIZE, dtype=np.float32)
+    vec[: 52 * NUM_PLANES] = _bits(held | top << 52 | pile << 104 | known << 156 | unseen << 208, 52 * NUM_PLANES)
     opts = obs["options"]
     target = max(
         int((opts.get("hollywood_target") if obs["variant"] == "hollywood" else opts.get("game_target")) or 100), 1
@@ -170,7 +176,6 @@ def encode(obs: dict[str, Any]) -> dict[str, npt.NDArray[Any]]:
     totals: list[int] = obs["totals"]
     others = [t for i, t in enumerate(totals) if i != seat]
     roles = obs.get("roles")
-    dealer = float(obs.get("dealer") == seat) if not solo else 0.0
     scalars = [
         0.0,
         0.0,
@@ -182,7 +187,7 @@ def encode(obs: dict[str, Any]) -> dict[str, npt.NDArray[Any]]:
         obs.get("knock_limit", opts.get("knock_limit", 10)) / 10,
         min(obs.get("deadwood", 0) / 100, 2.0),
         len(own) / 11,
-        dealer,
+        float(obs.get("dealer") == seat) if not solo else 0.0,
         float(roles["box"] == seat) if roles else 0.0,
         float(roles["captain"] == seat) if roles else 0.0,
         float(roles["sitter"] == seat) if roles else 0.0,
@@ -194,6 +199,5 @@ def encode(obs: dict[str, Any]) -> dict[str, npt.NDArray[Any]]:
         min(obs["hand_number"] / 100, 1.0),
     ]
     scalars[_PHASES.get(obs["phase"], 4)] = 1.0
-    vec[idx] = 1.0
     vec[52 * NUM_PLANES :] = scalars
     return {"observation": vec, "action_mask": action_mask(obs)}
