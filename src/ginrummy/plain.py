@@ -197,29 +197,40 @@ def score_lines(obs: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def solitaire_analysis(session: Session) -> dict[str, Any] | None:
-    """The post-game analysis of a solitaire (``ginrummy.analysis.analyse_record``) if that module
-    exists and works; None otherwise."""
+def solitaire_analysis(session: Session, rollouts: int | None = None) -> dict[str, Any] | None:
+    """The post-game analysis of a solitaire (``ginrummy.analysis.analyse_record``) as JSON, with
+    its ``summary`` lines for people, if that module exists and works; None otherwise.  It replays
+    every decision against the planner, so it takes a while: front ends run it in the background."""
     if session.state.variant not in SOLO:
         return None
     try:
         from . import analysis  # type: ignore[attr-defined]
-
-        result = analysis.analyse_record(session.state.to_record())
-    except Exception:  # the analysis is optional: a missing or failing module never loses the game
-        return None
+    except ImportError:
+        return None  # the analysis is optional
+    try:
+        kwargs = {} if rollouts is None else {"rollouts": rollouts}
+        result = analysis.analyse_record(session.state.to_record(), **kwargs)
+    except Exception as exc:  # a failing analysis never loses the game; say why
+        return {"error": f"{type(exc).__name__}: {exc}", "summary": [f"(The analysis failed: {exc})"]}
+    summary = result.summary() if hasattr(result, "summary") else None
     if hasattr(result, "to_json"):
         result = result.to_json()
     elif hasattr(result, "__dataclass_fields__"):
         from dataclasses import asdict
 
         result = asdict(result)
-    return result if isinstance(result, dict) else None
+    if not isinstance(result, dict):
+        return None
+    if isinstance(summary, str):
+        result["summary"] = summary.splitlines()
+    return result
 
 
-def file_finished_game(store: Store | None, game_id: str, session: Session) -> dict[str, Any] | None:
+def file_finished_game(
+    store: Store | None, game_id: str, session: Session, *, analyse: bool = True
+) -> dict[str, Any] | None:
     """File a finished game in the history, with the solitaire analysis when there is one."""
-    analysis = solitaire_analysis(session)
+    analysis = solitaire_analysis(session) if analyse else None
     if store is not None:
         store.finish_game(game_id, session, analysis)
     return analysis
@@ -254,8 +265,10 @@ class PlainGame:
         *,
         inp: IO[str] | None = None,
         out: IO[str] | None = None,
+        analyse: bool = True,
     ) -> None:
         self.session = session
+        self.analyse = analyse
         self.store = store
         self.game_id = game_id or new_game_id()
         self.inp = inp or sys.stdin
@@ -433,10 +446,17 @@ class PlainGame:
             self.say(f"Fairness commitment for the next deal: {obs['next_commitment']}")
 
     def _game_over(self) -> int:
-        analysis = file_finished_game(self.store, self.game_id, self.session)
-        if analysis and analysis.get("accuracy") is not None:
-            acc = float(analysis["accuracy"])
-            self.say(f"Your accuracy this game: {acc if acc > 1 else acc * 100:.0f}%.")
+        analysis = None
+        if self.analyse and self.session.state.variant in SOLO:
+            self.say("Analysing your play against the planner (Ctrl-C skips)...")
+            try:
+                analysis = solitaire_analysis(self.session)
+            except KeyboardInterrupt:
+                self.say("Analysis skipped.")
+        if self.store is not None:
+            self.store.finish_game(self.game_id, self.session, analysis)
+        for line in (analysis or {}).get("summary", []):
+            self.say(line)
         self.say("The game is over and filed in your history (ginrummy stats).")
         return 0
 

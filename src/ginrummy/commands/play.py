@@ -29,6 +29,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="if the saved-games database is damaged or not ginrummy's, move it aside and start a new one",
     )
+    p.add_argument("--no-analysis", action="store_true", help="solitaires: skip the post-game analysis of your play")
     look = p.add_argument_group("terminal app display")
     look.add_argument("--four-colour", "--four-color", action="store_true", help="clubs green, diamonds blue")
     look.add_argument("--large", action="store_true", help="large cards")
@@ -76,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
             high_contrast=args.high_contrast,
             computer_delay=args.delay,
             deal_seed=args.seed,
+            analyse=not args.no_analysis,
         )
         app.run()
         return int(app.return_code or 0)
@@ -125,7 +127,7 @@ def _run_plain(args: argparse.Namespace, data_dir: str | None) -> int:
             )
             game_id = new_game_id()
             store.save_game(game_id, session)
-        return PlainGame(session, store, game_id).run()
+        return PlainGame(session, store, game_id, analyse=not args.no_analysis).run()
     except StoreError as exc:
         print(f"ginrummy play: {exc}", file=sys.stderr)
         return 2

@@ -63,8 +63,10 @@ class GinRummyApp(App[int]):
         deal_seed: int | None = None,
         start: dict[str, Any] | None = None,
         resume: str | None = None,
+        analyse: bool = True,
     ) -> None:
         super().__init__()
+        self.analyse = analyse
         self.data_dir = data_dir
         self._given_store = store
         self.store: Store | None = None

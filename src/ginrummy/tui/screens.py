@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from rich.text import Text
@@ -38,6 +39,7 @@ from ..plain import (
     default_players,
     file_finished_game,
     make_session,
+    solitaire_analysis,
     viewer_seat,
     you_grammar,
 )
@@ -431,6 +433,7 @@ class GameScreen(Screen[None]):
         self._advice_key: tuple[Any, ...] | None = None
         self._advice_text = ""
         self._sheet_key: tuple[Any, ...] = ()
+        self.analysis_lines: list[str] = []
         store = _app(self).store
         if store is not None:
 
@@ -858,6 +861,10 @@ class GameScreen(Screen[None]):
             t.append("\n")
         for line in res.get("explanation", []):
             t.append("• " + you_grammar(line) + "\n")
+        if self.analysis_lines and self.session.state.is_terminal:
+            t.append("Your play against the planner:\n", style="bold")
+            for line in self.analysis_lines:
+                t.append("  " + line + "\n")
         _put(w, t)
         w.display = True
 
@@ -868,11 +875,11 @@ class GameScreen(Screen[None]):
         if s.state.is_terminal:
             if not self._filed:
                 self._filed = True
-                analysis = file_finished_game(_app(self).store, self.game_id, s)
-                if analysis and analysis.get("accuracy") is not None:
-                    acc = float(analysis["accuracy"])
-                    self.message = f"Your accuracy this game: {acc if acc > 1 else acc * 100:.0f}%"
+                file_finished_game(_app(self).store, self.game_id, s, analyse=False)
                 self.query_one("#log", RichLog).write("The game is over and filed in your history.")
+                if s.state.variant in SOLO and _app(self).analyse:
+                    self.message = "Analysing your play against the planner…"
+                    self.run_worker(self._analyse, thread=True, exclusive=True, group="analysis")
                 self.update_view()
             return
         if self._timer is not None:
@@ -880,6 +887,24 @@ class GameScreen(Screen[None]):
         if s.to_act is not None and s.human_to_act() is None:
             delay = _app(self).computer_delay
             self._timer = self.set_timer(max(delay, 0.001), self._computer_move)
+
+    def _analyse(self) -> None:
+        """In a worker thread: the solitaire post-game analysis, then file it with the game."""
+        analysis = solitaire_analysis(self.session)
+        store = _app(self).store
+        if analysis is not None and store is not None:
+            with contextlib.suppress(StoreError):
+                store.finish_game(self.game_id, self.session, analysis)
+        self.app.call_from_thread(self._analysis_done, analysis)
+
+    def _analysis_done(self, analysis: dict[str, Any] | None) -> None:
+        if analysis is None:
+            self.message = "(No analysis available.)"
+        else:
+            acc = analysis.get("accuracy")
+            self.message = f"Your accuracy this game: {float(acc):.0%}." if acc is not None else ""
+            self.analysis_lines = list(analysis.get("summary", []))
+        self.update_view()
 
     def _computer_move(self) -> None:
         self._timer = None

@@ -1,0 +1,65 @@
+"""``ginrummy stats``: your history per variant: games, win rate, points per hand, the running
+average over time (a small chart), and for the solitaires the accuracy of your play."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..errors import StoreError
+from ..options import VARIANTS
+
+BARS = "▁▂▃▄▅▆▇█"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--variant", choices=VARIANTS, help="only this variant")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def sparkline(values: list[float], width: int = 40) -> str:
+    """``▁▃▅█``: the running average over time, the last ``width`` games."""
+    values = values[-width:]
+    if not values:
+        return ""
+    lo, hi = min(values), max(values)
+    if hi == lo:
+        return BARS[3] * len(values)
+    return "".join(BARS[round((v - lo) / (hi - lo) * (len(BARS) - 1))] for v in values)
+
+
+def format_stats(stats: dict[str, dict[str, Any]]) -> str:
+    if not stats:
+        return "No finished games yet."
+    lines = []
+    for variant in [v for v in VARIANTS if v in stats]:
+        st = stats[variant]
+        lines.append(f"{variant}")
+        lines.append(f"  games {st['games']}, wins {st['wins']} ({st['win_rate']:.0%}), hands {st['hands']}")
+        lines.append(
+            f"  points per hand {st['points_per_hand']:+.2f} (yours minus the opponents'), "
+            f"scored per hand {st['scored_per_hand']:.2f}"
+        )
+        ra = st["running_average"]
+        if ra:
+            lines.append(f"  running average {sparkline(ra)} from {ra[0]:+.2f} to {ra[-1]:+.2f}")
+        if st.get("accuracy") is not None:
+            lines.append(
+                f"  accuracy {st['accuracy']:.0%} over {len(st['accuracy_history'])} analysed games "
+                f"{sparkline(st['accuracy_history'])}"
+            )
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..store import Store
+
+    try:
+        stats = Store(getattr(args, "data_dir", None)).stats(args.variant)
+    except StoreError as exc:
+        print(f"ginrummy stats: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(stats, indent=1) if args.json else format_stats(stats))
+    return 0
