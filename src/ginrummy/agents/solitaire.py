@@ -32,7 +32,7 @@ Fast meld primitives used here (exact, checked against :mod:`ginrummy.melds` in 
 >>> has_gin10(int(CardSet.parse("2c 3c 4c 7h 7d 7s 9s Ts Js Qs Kd Ah")))
 True
 >>> min_deadwood_of_ten(int(CardSet.parse("2c 3c 4c 7h 7d 9s Ts Js Qs Kd Ah 5h")))
-4
+13
 """
 
 from __future__ import annotations
@@ -44,12 +44,13 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import product
 from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import Action
 from ..cards import CARDS, JOKER, Card
 from ..errors import GinRummyError
-from ..melds import RUN_DEADWOOD, best_discards, min_deadwood
+from ..melds import RUN_DEADWOOD, RUN_MELDED, best_discards, min_deadwood
 from .base import Agent, Decision, register
 
 if TYPE_CHECKING:
@@ -273,12 +274,12 @@ def _k_tables() -> tuple[tuple[int, ...], ...]:
     xs = np.arange(8192)
     table = np.full((11, 8192), _INF, dtype=np.int64)
     for k in range(11):
-        g = np.where(pc == k, rd, _INF)
+        col = np.where(pc == k, rd, _INF)
         for b in range(13):
             bit = 1 << b
             has = (xs & bit) != 0
-            g = np.where(has, np.minimum(g, g[xs ^ bit]), g)
-        table[k] = g
+            col = np.where(has, np.minimum(col, col[xs ^ bit]), col)
+        table[k] = col
     tl = table.T.tolist()
     return tuple(tuple(tl[x][: min(10, pop[x]) + 1]) for x in range(8192))
 
@@ -577,152 +578,6 @@ def clairvoyant_line(rules: SoloRules, deck: Sequence[int]) -> tuple[float, tupl
     return res.values[j], res.stops[j]
 
 
-# --- The planner --------------------------------------------------------------------------------
-def _high_card(mask: int) -> int:
-    """The card to throw among equally good discards: the highest value, then rank, then suit."""
-    best = -1
-    key = (-1, -1, -1)
-    y = mask
-    while y:
-        low = y & -y
-        y ^= low
-        c = low.bit_length() - 1
-        k = (_VALUES[c], c % 13, c // 13)
-        if k > key:
-            key, best = k, c
-    return best
-
-
-@dataclass
-class _Rollouts:
-    """Rollouts of the greedy continuation: each order of the unseen cards is scored exactly over
-    every place of the joker (the joker's place is independent of the cards before it)."""
-
-    rules: SoloRules
-    knock_margin: float = 0.0
-
-    def run(self, hand: int, dead: int, order: Sequence[int]) -> float:
-        """The sum over the n + 1 places of the joker of the value of continuing from ``hand`` (ten
-        cards, deadwood ``dead``) when the unseen cards come in ``order`` (n cards)."""
-        rules = self.rules
-        n = len(order)
-        win = rules.objective == "win"
-        knock = rules.may_knock
-        limit = rules.knock_limit
-        big = rules.big_gin
-        total = 0.0 if win else float(-dead)
-        k = 0
-        for c in order:
-            k += 1
-            hand |= 1 << c
-            d, cards = best_discards(hand)
-            left = n - k
-            if d == 0:
-                if big and not win and min_deadwood(hand) == 0:
-                    return total + rules.end_sum("big-gin", 0, left)
-                return total + rules.end_sum("gin", 0, left)
-            if knock and d <= limit and rules.end_sum("knock", d, left) > self.knock_margin * (left + 1):
-                return total + rules.end_sum("knock", d, left)
-            hand ^= 1 << _high_card(cards)
-            if not win:
-                total -= d
-        return total
-
-
-def _mix(*parts: object) -> int:
-    return int.from_bytes(hashlib.blake2b("|".join(map(str, parts)).encode(), digest_size=8).digest(), "big")
-
-
-@dataclass
-class PlanReport:
-    """The planner's estimate of each legal action, best first."""
-
-    values: list[tuple[Action, float]]
-    rollouts: int
-    exact: bool  # True when every value is exact (ending now, or nothing left to sample)
-
-
-def evaluate_actions(
-    rules: SoloRules,
-    hand: int,
-    unseen: Sequence[int],
-    legal: Sequence[Action],
-    *,
-    rollouts: int = 64,
-    time_budget: float | None = None,
-    seed: int = 0,
-    knock_margin: float = 0.0,
-) -> PlanReport:
-    """Estimate the value of every legal action of a solitaire position.
-
-    Ending now (gin, big gin, knock) is valued exactly: C is uniform on 0..n.  A discard (or the
-    opening ``draw``) is valued by ``rollouts`` orders of the unseen cards, the same orders for
-    every candidate, each stratified so that every unseen card comes first equally often (the next
-    draw is averaged exactly when ``rollouts`` is a multiple of n), then played by the greedy
-    continuation (least deadwood; out at gin, or at a knock worth more than ``knock_margin`` on
-    average), each scored exactly over every place of the joker.  With ``time_budget`` (seconds)
-    rollouts continue in rounds until the budget is spent (at least ``rollouts`` of them).
-    """
-    n = len(unseen)
-    start = time.perf_counter()
-    values: dict[Action, float] = {}
-    cont: dict[Action, int] = {}  # action -> the ten cards it keeps (continuing)
-    for a in legal:
-        if a.kind in ("gin", "knock"):
-            kept = hand if a.card is None else hand & ~(1 << int(a.card))
-            d = min_deadwood(kept) if a.card is not None or hand.bit_count() == 10 else 0
-            if a.kind == "gin":
-                event = "big-gin" if a.card is None and hand.bit_count() == 11 else "gin"
-                values[a] = rules.end_mean(event, 0, n)
-            elif rules.may_knock or rules.objective == "win":
-                values[a] = rules.end_mean("knock", d, n)
-            else:
-                values[a] = rules.end_mean("knock", d, n)
-        elif a.kind == "discard" and a.card is not None:
-            cont[a] = hand & ~(1 << int(a.card))
-        elif a.kind == "draw":
-            cont[a] = hand
-        else:  # pragma: no cover - no other action occurs in the solitaires
-            values[a] = -math.inf
-    if not cont:
-        return PlanReport(sorted(values.items(), key=lambda t: -t[1]), 0, True)
-    # Several actions may keep the same ten cards (never in practice, but be safe): value once.
-    hands = sorted(set(cont.values()))
-    dead = {h: min_deadwood(h) for h in hands}
-    if n == 0:
-        # The joker is next for certain.
-        for a, h in cont.items():
-            values[a] = float(rules.loss(dead[h]))
-        return PlanReport(sorted(values.items(), key=lambda t: -t[1]), 0, True)
-    rng = random.Random(seed)
-    sim = _Rollouts(rules, knock_margin)
-    sums = dict.fromkeys(hands, 0.0)
-    done = 0
-    cards = list(unseen)
-    target = max(1, rollouts)
-    while True:
-        while done < target:
-            first = cards[done % n]
-            rest = [c for c in cards if c != first]
-            rng.shuffle(rest)
-            order = [first, *rest]
-            for h in hands:
-                sums[h] += sim.run(h, dead[h], order)
-            done += 1
-        if time_budget is None or time.perf_counter() - start >= time_budget or done >= 100_000:
-            break
-        spent = time.perf_counter() - start
-        per = spent / done
-        more = int((time_budget - spent) / per) if per > 0 else target
-        if more <= 0:
-            break
-        target = done + max(1, min(more, done))
-    for a, h in cont.items():
-        values[a] = sums[h] / done / (n + 1)
-    ranked = sorted(values.items(), key=lambda t: (-t[1], t[0].id if t[0].melds is None else 0))
-    return PlanReport(ranked, done, False)
-
-
 # --- Outs: the cards (and pairs of cards) that complete a gin -------------------------------------
 def _neighbours() -> tuple[int, ...]:
     out = []
@@ -759,36 +614,427 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
+class _GinProbe:
+    """Fast gin tests for ``hand`` plus one card (the outs and pairs searches).
+
+    The ways of using the hand's own sets are listed once, with each suit's pattern and the size
+    id of the other three suits; a card that neither touches a set rank of the hand nor makes a
+    new one (the hand holds two of its rank) then costs two table lookups per way.  Anything else
+    goes through :func:`has_gin10`.
+    """
+
+    __slots__ = ("counts", "hand", "opts", "set_cards")
+
+    def __init__(self, hand: int) -> None:
+        self.hand = hand
+        t = _candidates(hand)
+        cards = 0
+        r = 0
+        tt = t
+        while tt:
+            if tt & 1:
+                cards |= _RANK_MASKS[r]
+            tt >>= 1
+            r += 1
+        self.set_cards = cards
+        self.counts = [(hand & _RANK_MASKS[k]).bit_count() for k in range(13)]
+        ways: list[tuple[int, int]] = [(0, 0)]
+        if t:
+            choices = _set_choices(hand, t)
+
+            def walk(i: int, rest: int, used: int, depth: int) -> None:
+                for k in range(i, len(choices)):
+                    for st in choices[k]:
+                        if st & ~rest:
+                            continue
+                        u = used + st.bit_count()
+                        if u > 10:
+                            continue
+                        ways.append((hand & ~(rest & ~st), u))
+                        if depth < 2:
+                            walk(k + 1, rest & ~st, u, depth + 1)
+
+            walk(0, hand, 0, 0)
+        ids = _SIZE_ID
+        sm = _SIZE_SUM
+        n = _NSIZE
+        opts = []
+        for removed, used in ways:
+            left = hand & ~removed
+            pats = (left & _SUIT, left >> 13 & _SUIT, left >> 26 & _SUIT, left >> 39 & _SUIT)
+            i = [ids[x] for x in pats]
+            rest = (
+                sm[i[1] * n + sm[i[2] * n + i[3]]],
+                sm[i[0] * n + sm[i[2] * n + i[3]]],
+                sm[i[0] * n + sm[i[1] * n + i[3]]],
+                sm[i[0] * n + sm[i[1] * n + i[2]]],
+            )
+            opts.append((10 - used, pats, rest))
+        self.opts = opts
+
+    def gin(self, card: int) -> bool:
+        """Whether ``hand`` plus ``card`` holds a gin of ten."""
+        bit = 1 << card
+        if bit & self.set_cards or self.counts[card % 13] == 2:
+            return has_gin10(self.hand | bit)
+        s = card // 13
+        b = bit >> (13 * s)
+        ids = _SIZE_ID
+        sm = _SIZE_SUM
+        masks = _SIZE_MASK
+        n = _NSIZE
+        for need, pats, rest in self.opts:  # noqa: SIM110 - a plain loop is faster here
+            if masks[sm[rest[s] * n + ids[pats[s] | b]]] >> need & 1:
+                return True
+        return False
+
+
 def gin_outs(hand: int, unseen: int) -> int:
     """The unseen cards (a mask) that give ``hand`` (ten cards) a gin when drawn.
 
     A card can only help if it can share a meld with a held card, so only those are tried.
     """
+    probe = _GinProbe(hand)
     out = 0
     for c in _bits(_near(hand) & unseen):
-        if has_gin10(hand | (1 << c)):
+        if probe.gin(c):
             out |= 1 << c
     return out
 
 
-def gin_pairs(hand: int, unseen: int, outs: int | None = None) -> int:
-    """How many unordered pairs of unseen cards, neither a gin out, give ``hand`` a gin."""
+def gin_pairs(hand: int, unseen: int, outs: int | None = None) -> dict[int, int]:
+    """For each unseen card that is not a gin out: how many other such cards complete a gin of
+    ``hand`` with it (the pairs of the two-draw lookahead; cards in no pair are left out)."""
     if outs is None:
         outs = gin_outs(hand, unseen)
     near = _near(hand)
     pool = unseen & ~outs
-    first = _bits(near & pool)
     firsts = near & pool
-    count = 0
-    for c1 in first:
+    deg: dict[int, int] = {}
+    for c1 in _bits(firsts):
         b1 = 1 << c1
-        h1 = hand | b1
+        probe = _GinProbe(hand | b1)
         # c2: near the hand or c1; pairs with both near the hand are counted once (c2 > c1).
         cand = (near | _NEAR[c1]) & pool & ~b1 & ~(firsts & ((b1 << 1) - 1))
         for c2 in _bits(cand):
-            if has_gin10(h1 | (1 << c2)):
-                count += 1
-    return count
+            if probe.gin(c2):
+                deg[c1] = deg.get(c1, 0) + 1
+                deg[c2] = deg.get(c2, 0) + 1
+    return deg
+
+
+# --- The planner --------------------------------------------------------------------------------
+def _melded(hand: int) -> int:
+    """The cards in melds of an arrangement melding the most cards (sets tried as in rule 0.6)."""
+    t = _candidates(hand)
+    ways = [0]
+    if t:
+        for combo in product(*([0, *opts] for opts in _set_choices(hand, t))):
+            used = 0
+            ok = True
+            for st in combo:
+                if st & used:
+                    ok = False
+                    break
+                used |= st
+            if ok and used:
+                ways.append(used)
+    best = -1
+    out = 0
+    for sets in ways:
+        rest = hand & ~sets
+        m = sets
+        for k in range(4):
+            m |= RUN_MELDED[rest >> (13 * k) & _SUIT] << (13 * k)
+        n = m.bit_count()
+        if n > best:
+            best, out = n, m
+    return out
+
+
+def _keep_value(card: int, hand: int, unseen: int, melded: int) -> float:
+    """How much a card is worth keeping for gin: a melded card is kept; an unmatched one is worth
+    its live partial melds with held cards (a pair of its rank, or two of a suit one or two apart,
+    weighted by the unseen cards that would make them a meld), plus a little for its unseen
+    neighbours."""
+    if melded >> card & 1:
+        return 100.0
+    r, s = card % 13, card // 13
+    v = 0.3 * (_NEAR[card] & unseen).bit_count()
+    y = _NEAR[card] & hand
+    while y:
+        low = y & -y
+        y ^= low
+        d = low.bit_length() - 1
+        dr = d % 13
+        if dr == r:
+            live = (_RANK_MASKS[r] & unseen).bit_count()
+        else:
+            lo, hi = min(r, dr), max(r, dr)
+            base = 13 * s
+            if hi - lo == 1:
+                live = (lo > 0 and unseen >> (base + lo - 1) & 1) + (hi < 12 and unseen >> (base + hi + 1) & 1)
+            else:
+                live = unseen >> (base + lo + 1) & 1
+        v += 3.0 * live
+    return v
+
+
+def _high_card(mask: int) -> int:
+    """The card to throw among equally good discards: the highest value, then rank, then suit."""
+    best = -1
+    key = (-1, -1, -1)
+    y = mask
+    while y:
+        low = y & -y
+        y ^= low
+        c = low.bit_length() - 1
+        k = (_VALUES[c], c % 13, c // 13)
+        if k > key:
+            key, best = k, c
+    return best
+
+
+def hold_chance(outs: int, degrees: Mapping[int, int]) -> float:
+    """The planner's two-draw model of the chance of gin before the joker.
+
+    With ``outs`` gin outs and, for each other useful card, ``degrees[c]`` partners that complete a
+    gin with it, look at the first of these cards or the joker to come (all orders equally
+    likely, whatever else is in the deck): the joker loses, an out wins, a useful card ``c`` leaves
+    ``outs + degrees[c]`` outs, which win if one comes before the joker (``k / (k + 1)``).  Exact
+    for a hand one card from gin held to the end; an estimate otherwise (later improvements and
+    conflicts between pairs are ignored).
+
+    >>> hold_chance(3, {})
+    0.75
+    >>> round(hold_chance(0, {10: 1, 11: 1}), 4)  # one pair: both cards before the joker
+    0.3333
+    """
+    s = float(outs)
+    for d in degrees.values():
+        k = outs + d
+        s += k / (k + 1)
+    return s / (outs + len(degrees) + 1)
+
+
+@dataclass
+class _Rollouts:
+    """Rollouts of the continuation policy (points): least deadwood discards, gin at once, a knock
+    when it is worth more than ``knock_margin`` on average.  Each order of the unseen cards is
+    scored exactly over every place of the joker (its place is independent of the cards before it)."""
+
+    rules: SoloRules
+    knock_margin: float = 12.0
+
+    def run(self, hand: int, dead: int, order: Sequence[int]) -> float:
+        """The sum over the n + 1 places of the joker of the value of continuing from ``hand`` (ten
+        cards, deadwood ``dead``) when the unseen cards come in ``order`` (n cards)."""
+        rules = self.rules
+        n = len(order)
+        knock = rules.may_knock
+        limit = rules.knock_limit
+        big = rules.big_gin
+        margin = self.knock_margin
+        total = float(-dead)
+        left = n
+        for c in order:
+            left -= 1
+            hand |= 1 << c
+            d, cards = best_discards(hand)
+            if d == 0:
+                if big and min_deadwood(hand) == 0:
+                    return total + rules.end_sum("big-gin", 0, left)
+                return total + rules.end_sum("gin", 0, left)
+            if knock and d <= limit:
+                s = rules.end_sum("knock", d, left)
+                if s > margin * (left + 1):
+                    return total + s
+            hand ^= 1 << _high_card(cards)
+            total -= d
+        return total
+
+
+def _mix(*parts: object) -> int:
+    return int.from_bytes(hashlib.blake2b("|".join(map(str, parts)).encode(), digest_size=8).digest(), "big")
+
+
+@dataclass
+class PlanReport:
+    """The planner's estimate of each legal action, best first (gin chance or expected points)."""
+
+    values: list[tuple[Action, float]]
+    rollouts: int = 0
+    notes: dict[str, Any] = field(default_factory=dict)
+
+
+def _ranked(values: Mapping[Action, float]) -> list[tuple[Action, float]]:
+    return sorted(values.items(), key=lambda t: (-t[1], t[0].id if t[0].melds is None else 0))
+
+
+def _end_values(rules: SoloRules, hand: int, n: int, legal: Sequence[Action]) -> dict[Action, float]:
+    """Exact values of ending now (C is uniform on 0..n)."""
+    out: dict[Action, float] = {}
+    for a in legal:
+        if a.kind not in ("gin", "knock"):
+            continue
+        kept = hand if a.card is None else hand & ~(1 << int(a.card))
+        if a.kind == "gin":
+            event = "big-gin" if a.card is None and hand.bit_count() == 11 else "gin"
+            out[a] = rules.end_mean(event, 0, n)
+        else:
+            out[a] = rules.end_mean("knock", min_deadwood(kept), n)
+    return out
+
+
+def _continuations(hand: int, legal: Sequence[Action]) -> dict[Action, int]:
+    """The actions that play on, each with the ten cards it keeps."""
+    out = {}
+    for a in legal:
+        if a.kind == "discard" and a.card is not None:
+            out[a] = hand & ~(1 << int(a.card))
+        elif a.kind == "draw":
+            out[a] = hand
+    return out
+
+
+def evaluate_actions(
+    rules: SoloRules,
+    hand: int,
+    unseen: Sequence[int],
+    legal: Sequence[Action],
+    *,
+    rollouts: int = 32,
+    time_budget: float | None = None,
+    seed: int = 0,
+    knock_margin: float = 12.0,
+    shortlist: int = 4,
+) -> PlanReport:
+    """Estimate the value of every legal action of a solitaire position.
+
+    Ending now (gin, big gin, knock) is valued exactly: the count C is uniform on 0..n.
+
+    Playing on, for the chance of gin (``objective=win``): every discard's gin outs are counted
+    exactly (the chance of gin on the next draw is ``outs / (n + 1)``); the ``shortlist`` best by
+    outs (then by the structure of the unmatched cards) also get the two-draw search: every pair of
+    unseen cards that completes a gin.  The value is :func:`hold_chance` of that profile, ties
+    broken by the structure of what is kept.
+
+    Playing on, for points: ``rollouts`` orders of the unseen cards, the same for every candidate,
+    stratified so that each unseen card comes first equally often (the next draw is averaged
+    exactly when ``rollouts`` is a multiple of n), played by the continuation policy and each scored
+    exactly over every place of the joker.  The ``shortlist`` (at least 4) discards of least
+    deadwood and most gin outs are rolled out; the others keep the value of the joker coming next.
+    With ``time_budget`` (seconds) rollouts continue in rounds while time remains.
+    """
+    n = len(unseen)
+    um = 0
+    for c in unseen:
+        um |= 1 << c
+    values = _end_values(rules, hand, n, legal)
+    cont = _continuations(hand, legal)
+    for a in legal:
+        if a not in values and a not in cont:  # pragma: no cover - no other action in the solitaires
+            values[a] = -math.inf
+    if not cont:
+        return PlanReport(_ranked(values))
+    if n == 0:  # the joker is next for certain
+        for a, h in cont.items():
+            values[a] = float(rules.loss(min_deadwood(h)))
+        return PlanReport(_ranked(values))
+    if rules.objective == "win":
+        return _evaluate_win(rules, hand, um, cont, values, shortlist)
+    return _evaluate_points(rules, hand, unseen, cont, values, rollouts, time_budget, seed, knock_margin, shortlist)
+
+
+def _evaluate_win(
+    rules: SoloRules,
+    hand: int,
+    um: int,
+    cont: dict[Action, int],
+    values: dict[Action, float],
+    shortlist: int,
+) -> PlanReport:
+    melded = _melded(hand)
+    scored = []
+    for a, h in cont.items():
+        outs = gin_outs(h, um).bit_count()
+        dropped = hand & ~h
+        keep = _keep_value(dropped.bit_length() - 1, hand, um, melded) if dropped else 0.0
+        scored.append((outs, -keep, a, h))
+    scored.sort(key=lambda t: (-t[0], -t[1], t[2].id))
+    notes: dict[str, Any] = {"outs": {}, "pairs": {}}
+    for i, (outs, negkeep, a, h) in enumerate(scored):
+        if i < shortlist:
+            deg = gin_pairs(h, um)
+            chance = hold_chance(outs, deg)
+            notes["pairs"][str(a)] = sum(deg.values()) // 2
+        else:
+            chance = hold_chance(outs, {})
+        notes["outs"][str(a)] = outs
+        # Ties (and hands with nothing within two draws) go to the better structure kept.
+        values[a] = chance + 1e-6 * (100.0 + negkeep)
+    return PlanReport(_ranked(values), 0, notes)
+
+
+def _evaluate_points(
+    rules: SoloRules,
+    hand: int,
+    unseen: Sequence[int],
+    cont: dict[Action, int],
+    values: dict[Action, float],
+    rollouts: int,
+    time_budget: float | None,
+    seed: int,
+    knock_margin: float,
+    shortlist: int,
+) -> PlanReport:
+    start = time.perf_counter()
+    n = len(unseen)
+    um = 0
+    for c in unseen:
+        um |= 1 << c
+    dead = {a: min_deadwood(h) for a, h in cont.items()}
+    keys = []
+    for a, h in cont.items():
+        keys.append((dead[a], -gin_outs(h, um).bit_count(), a.id, a))
+    keys.sort(key=lambda t: t[:3])
+    picked = [t[3] for t in keys[: max(4, shortlist)]]
+    # The discard that keeps the most gin outs is always rolled out too.
+    best_outs = min(keys, key=lambda t: (t[1], t[0], t[2]))[3]
+    if best_outs not in picked:
+        picked.append(best_outs)
+    hands = sorted({cont[a] for a in picked})
+    hdead = {h: min_deadwood(h) for h in hands}
+    rng = random.Random(seed)
+    sim = _Rollouts(rules, knock_margin)
+    sums = dict.fromkeys(hands, 0.0)
+    done = 0
+    cards = list(unseen)
+    target = max(1, rollouts)
+    while True:
+        while done < target:
+            first = cards[done % n]
+            rest = [c for c in cards if c != first]
+            rng.shuffle(rest)
+            order = [first, *rest]
+            for h in hands:
+                sums[h] += sim.run(h, hdead[h], order)
+            done += 1
+        if time_budget is None or done >= 100_000:
+            break
+        spent = time.perf_counter() - start
+        if spent >= time_budget:
+            break
+        more = int((time_budget - spent) / (spent / done))
+        if more <= 0:
+            break
+        target = done + max(1, min(more, done))
+    for a, h in cont.items():
+        if h in sums:
+            values[a] = sums[h] / done / (n + 1)
+        else:
+            values[a] = float(rules.loss(dead[a])) - 1000.0  # not rolled out: ranked below the shortlist
+    return PlanReport(_ranked(values), done, {"rolled_out": [str(a) for a in picked]})
 
 
 # --- Agents -------------------------------------------------------------------------------------
@@ -839,10 +1085,11 @@ class PlannerAgent(Agent):
         variant: str,
         seed: int | None = None,
         *,
-        rollouts: int = 64,
+        rollouts: int = 32,
         time_budget: float | None = None,
         objective: str = "auto",
-        knock_margin: float = 0.0,
+        knock_margin: float = 12.0,
+        shortlist: int = 4,
     ) -> None:
         if variant not in SOLO_VARIANTS:
             raise GinRummyError(f"the planner plays the solitaires only, not {variant!r}")
@@ -851,6 +1098,11 @@ class PlannerAgent(Agent):
         self.time_budget = None if time_budget is None else float(time_budget)
         self.objective = objective
         self.knock_margin = float(knock_margin)
+        self.shortlist = int(shortlist)
+        if self.rollouts < 1 or self.shortlist < 1:
+            raise GinRummyError("rollouts and shortlist must be at least 1")
+        if objective not in ("auto", "win", "points"):
+            raise GinRummyError(f"objective must be auto, win or points, got {objective!r}")
 
     def evaluate(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> PlanReport:
         rules = _rules_for(self.variant, observation, self.objective)
@@ -866,6 +1118,7 @@ class PlannerAgent(Agent):
             time_budget=self.time_budget,
             seed=seed,
             knock_margin=self.knock_margin,
+            shortlist=self.shortlist,
         )
 
     def decide(self, observation: dict[str, Any], legal: Sequence[Action]) -> Decision:
