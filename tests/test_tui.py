@@ -78,10 +78,30 @@ SEATS = {
 HAND_SEEDS = {"classic": 30, "oklahoma": 30, "hollywood": 30, "three": 30, "solitaire": 3, "gin-solitaire": 12}
 
 
-def make_app(tmp_path: Path, variant: str | None = None, **kwargs: Any) -> GinRummyApp:
-    start = None if variant is None else {"variant": variant, "seats": SEATS[variant]}
+def make_app(
+    tmp_path: Path,
+    variant: str | None = None,
+    *,
+    seats: list[str] | None = None,
+    options: dict[str, Any] | None = None,
+    **kwargs: Any,
+) -> GinRummyApp:
+    start = None
+    if variant is not None:
+        start = {"variant": variant, "seats": seats or SEATS[variant], "options": options or {}}
     kwargs.setdefault("store", Store(tmp_path))
     return GinRummyApp(computer_delay=0, deal_seed=kwargs.pop("deal_seed", 11), start=start, **kwargs)
+
+
+def text_of(widget: Any) -> str:
+    """The plain text a Static shows (rich renderables are printed to a console)."""
+    import io
+
+    from rich.console import Console
+
+    console = Console(width=100, file=io.StringIO(), color_system=None)
+    console.print(widget.content)
+    return console.file.getvalue()  # type: ignore[attr-defined]
 
 
 async def wait_for(pilot: Any, predicate: Any, tries: int = 2000) -> None:
@@ -283,6 +303,76 @@ def test_bad_database_reported_and_untouched(tmp_path: Path, choice: str) -> Non
     else:
         assert len(aside) == 1 and aside[0].read_bytes() == before
         Store(tmp_path)  # the new database is good
+
+
+def test_hint_and_the_sitters_advice(tmp_path: Path) -> None:
+    async def run() -> None:
+        app = make_app(tmp_path, "three", seats=[TEST_AGENT, "human", TEST_AGENT], deal_seed=30)
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            await pilot.press("n")
+            await wait_for(pilot, lambda: screen.session.human_to_act() is not None)
+            obs = screen.obs()
+            assert obs["roles"]["captain"] == 1  # the person is the captain: the sitter advises
+            advice = str(screen.query_one("#captain").render())
+            assert "(the sitter) advises:" in advice
+            await pilot.press("h")
+            assert screen.message.startswith("Hint: ")
+            best = screen.message.removeprefix("Hint: ").split(" — ")[0].split("  (")[0]
+            assert best in obs["legal_actions"]
+
+    asyncio.run(run())
+
+
+def test_the_sitter_sees_the_captains_hand(tmp_path: Path) -> None:
+    async def run() -> None:
+        app = make_app(tmp_path, "three", seats=[TEST_AGENT, TEST_AGENT, "human"], deal_seed=30)
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            await pilot.press("n")
+            await wait_for(pilot, lambda: screen.session.state.is_hand_over)
+            await pilot.pause()
+            assert "You are the sitter. The captain's hand:" in str(screen.query_one("#captain").render())
+            assert "sitter You" in str(screen.query_one("#info").render()) or "(you)" in str(
+                screen.query_one("#info").render()
+            )
+
+    asyncio.run(run())
+
+
+def test_a_game_to_the_end_is_filed_with_its_analysis(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import ginrummy.tui.screens as screens
+
+    original = screens.solitaire_analysis
+    monkeypatch.setattr(screens, "solitaire_analysis", lambda session, rollouts=None: original(session, rollouts=4))
+    store = Store(tmp_path)
+
+    async def run() -> None:
+        app = make_app(tmp_path, "gin-solitaire", store=store, options={"game_target": 20}, deal_seed=2)
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            for _ in range(10):
+                await play_one_hand(pilot, app)
+                if screen.session.state.is_terminal:
+                    break
+            assert screen.session.state.is_terminal
+            await wait_for(pilot, lambda: "accuracy" in screen.message)
+            await pilot.pause()
+            assert "Game over" in str(screen.query_one("#status").render())
+            sheet = text_of(screen.query_one("#scores"))
+            assert "final" in sheet and "Winner:" in sheet
+            [g] = store.history()
+            assert g.id == screen.game_id and g.accuracy is not None
+            assert store.saved_games() == []
+            await pilot.press("n")  # a new game with the same settings
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen) and app.screen is not screen
+            assert not app.screen.session.state.logs
+
+    asyncio.run(run())
 
 
 # ---------------------------------------------------------------------------------------------

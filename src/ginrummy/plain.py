@@ -527,8 +527,8 @@ class PlainGame:
         except ImportError:
             self.error("hints are not available in this installation")
             return
-        except GinRummyError as exc:
-            self.error(str(exc))
+        except Exception as exc:  # a hint is a courtesy: never stop the game for it
+            self.error(f"no hint: {exc}")
             return
         best = getattr(advice, "best", None)
         self.say(f"Hint: {best}" + (f". {advice.why}" if getattr(advice, "why", None) else ""))

@@ -434,6 +434,7 @@ class GameScreen(Screen[None]):
         self._advice_text = ""
         self._sheet_key: tuple[Any, ...] = ()
         self.analysis_lines: list[str] = []
+        self.recent: list[str] = []  # the computers' moves since the person's last one
         store = _app(self).store
         if store is not None:
 
@@ -489,7 +490,10 @@ class GameScreen(Screen[None]):
 
     def on_resize(self) -> None:
         self.query_one("#scores").set_class(self.size.width < 116, "narrow")
-        self.set_class(self.size.height < 30, "short")
+        short = self.size.height < 30
+        if short != self.has_class("short"):
+            self.set_class(short, "short")
+            self.update_view()
 
     # -- helpers ----------------------------------------------------------------------------------
     @property
@@ -708,6 +712,15 @@ class GameScreen(Screen[None]):
     def _show_fairness(self, obs: dict[str, Any]) -> None:
         w = self.query_one("#fair", Static)
         lines = []
+        if self.has_class("short"):  # a small terminal: one line, the digests shortened
+            if obs.get("revealed_seed"):
+                lines.append(f"Deal seed revealed: {obs['revealed_seed'][:24]}… (ginrummy verify)")
+            if obs.get("next_commitment"):
+                lines.append(f"Next deal committed: {obs['next_commitment'][:32]}…")
+            elif obs.get("commitment") and not obs.get("revealed_seed"):
+                lines.append(f"Deal committed: {obs['commitment'][:32]}…")
+            _put(w, "\n".join(lines))
+            return
         if obs.get("revealed_seed"):
             lines.append(
                 f"Deal {obs['hand_number']} seed revealed: {obs['revealed_seed']}\n"
@@ -724,6 +737,8 @@ class GameScreen(Screen[None]):
         w = self.query_one("#status", Static)
         players = obs["players"]
         t = Text()
+        if self.recent and self.has_class("short"):  # no room for the log: the latest moves here
+            t.append("; ".join(self.recent[-3:]) + ".\n", style="italic")
         if self.message:
             t.append(self.message + "\n", style="bold")
         if obs.get("game_over"):
@@ -820,8 +835,9 @@ class GameScreen(Screen[None]):
         res = obs.get("result")
         log = self.query_one("#log", RichLog)
         over = bool(res) and self.session.state.is_hand_over
-        if log.display == over:
-            log.display = not over  # at the end of a hand the explanation takes the log's place
+        show_log = not over and not self.has_class("short")  # the hand's explanation takes the log's place
+        if log.display != show_log:
+            log.display = show_log
         if not res or not self.session.state.is_hand_over:
             w.display = False
             return
@@ -919,7 +935,9 @@ class GameScreen(Screen[None]):
         log = self.query_one("#log", RichLog)
         while step is not None:
             seat, action, why = step
-            log.write(action_words(s.state.players, seat, str(action), viewer) + (f" ({why})" if why else "") + ".")
+            words = action_words(s.state.players, seat, str(action), viewer)
+            log.write(words + (f" ({why})" if why else "") + ".")
+            self.recent.append(words)
             if _app(self).computer_delay > 0 or s.state.is_hand_over:
                 break
             step = s.computer_step()  # no delay wanted (tests, demonstrations): play on, draw once
@@ -948,6 +966,7 @@ class GameScreen(Screen[None]):
             return False
         self.message = ""
         self.hinted = None
+        self.recent = []
         self.query_one("#log", RichLog).write(action_words(s.state.players, seat, str(action), seat) + ".")
         self._after_change(hand_before)
         return True
@@ -1065,8 +1084,8 @@ class GameScreen(Screen[None]):
         except ImportError:
             self.notify("Hints are not available in this installation.", severity="warning")
             return
-        except GinRummyError as exc:
-            self.notify(str(exc), severity="warning")
+        except Exception as exc:  # a hint is a courtesy: never stop the game for it
+            self.notify(f"No hint: {exc}", severity="warning")
             return
         best = advice.best
         why = getattr(advice, "why", None)

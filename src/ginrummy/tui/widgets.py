@@ -70,6 +70,14 @@ MELD_BG = {
 }
 
 
+BORDER_STYLES = {  # (selected, high contrast) -> the card border's style
+    (False, False): "#9a9a9a",
+    (True, False): "bold #ffb000",
+    (False, True): "#ffffff",
+    (True, True): "bold #ffff00",
+}
+
+
 def palette_name(four_colour: bool, high_contrast: bool) -> str:
     return ("contrast-four" if four_colour else "contrast") if high_contrast else ("four" if four_colour else "normal")
 
@@ -126,13 +134,22 @@ class HandView(Widget):
         state = (list(cards), large, selected, dict(melds), set(new), hinted, palette_name(four_colour, high_contrast))
         if state == (self.cards, self.large, self.selected, self.melds, self.new, self.hinted, self.palette):
             return
-        resized = large != self.large
+        resized = large != self.large or len(cards) != len(self.cards)
         self.cards, self.large, self.selected, self.melds, self.new, self.hinted, self.palette = state
         self.refresh(layout=resized)
 
     @property
     def slot_width(self) -> int:
-        return 11 if self.large else 7
+        return 10 if self.large else 7
+
+    @property
+    def row_height(self) -> int:
+        return 8 if self.large else 5
+
+    def per_row(self, width: int | None = None) -> int:
+        """Cards on one row: as many as fit (a narrow terminal gets two rows of large cards)."""
+        width = self.size.width if width is None else width
+        return max(1, min(11, (width + 1) // self.slot_width)) if width > 0 else 11
 
     def tag(self, i: int) -> str:
         card = self.cards[i]
@@ -143,16 +160,26 @@ class HandView(Widget):
         return t
 
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
-        return 8 if self.large else 5
+        n = max(1, len(self.cards))
+        rows = -(-n // self.per_row(width))
+        return rows * self.row_height
+
+    def on_resize(self) -> None:
+        self.refresh(layout=True)
 
     def render(self) -> Text:
+        per_row = self.per_row()
+        blocks = [self._render_row(i, self.cards[i : i + per_row]) for i in range(0, len(self.cards), per_row)]
+        return Text("\n").join(blocks) if blocks else Text("")
+
+    def _render_row(self, first: int, cards: Sequence[str]) -> Text:
         colours = PALETTES[self.palette]
         contrast = self.palette.startswith("contrast")
         meld_bg = MELD_BG["contrast" if contrast else "normal"]
-        inner = 8 if self.large else 4
-        rows = 6 if self.large else 3  # content rows + bottom border come after the top border
-        lines = [Text() for _ in range(8 if self.large else 5)]
-        for i, card in enumerate(self.cards):
+        inner = self.slot_width - 3
+        bottom = self.row_height - 2  # the bottom border's line; the tag line follows
+        lines = [Text(no_wrap=True, overflow="crop") for _ in range(self.row_height)]
+        for i, card in enumerate(cards, first):
             s = card[-1].lower()
             r = rank_text(card)
             sym = SYMBOLS[s]
@@ -164,31 +191,30 @@ class HandView(Widget):
             bg = meld_bg[meld] if meld is not None else ""
             if meld is not None:
                 face += " underline"
-            border = (
-                ("bold yellow" if contrast else "bold #ffb000") if sel else "#9a9a9a" if not contrast else "#ffffff"
-            )
+            border = BORDER_STYLES[sel, contrast]
             if self.large:
-                body = [f"{r:<3}{s:>5}", "", f"   {sym}    ", "", f"{s:<5}{r:>3}"]
+                body = [f"{r:<3}{s:>{inner - 3}}", "", f"{sym:^{inner}}", "", f"{s:<{inner - 3}}{r:>3}"]
             else:
-                body = [f"{r}{sym}".ljust(inner), (f" {s}" if len(r) == 1 else f"  {s}").ljust(inner)]
-            gap = " " * (self.slot_width - inner - 2)
+                body = [f"{r}{sym}", f" {s}" if len(r) == 1 else f"  {s}"]
+            gap = " "
             lines[0].append(tl + h * inner + tr, style=border)
             lines[0].append(gap)
             for k, text in enumerate(body, 1):
                 lines[k].append(v, style=border)
-                lines[k].append(text.ljust(inner), style=f"{face} {bg}".strip())
+                lines[k].append(text.ljust(inner)[:inner], style=f"{face} {bg}".strip())
                 lines[k].append(v, style=border)
                 lines[k].append(gap)
-            lines[rows].append(bl + h * inner + br, style=border)
-            lines[rows].append(gap)
-            tag = self.tag(i)
-            lines[rows + 1].append(tag.center(inner + 2)[: inner + 2], style="bold" if sel else "dim")
-            lines[rows + 1].append(gap)
-        return Text("\n").join(lines)
+            lines[bottom].append(bl + h * inner + br, style=border)
+            lines[bottom].append(gap)
+            lines[bottom + 1].append(self.tag(i).center(inner + 2)[: inner + 2], style="bold" if sel else "dim")
+            lines[bottom + 1].append(gap)
+        return Text("\n", no_wrap=True).join(lines)
 
     def on_click(self, event: Any) -> None:
-        index = event.x // self.slot_width
-        if 0 <= index < len(self.cards):
+        per_row = self.per_row()
+        column = event.x // self.slot_width
+        index = (event.y // self.row_height) * per_row + column
+        if column < per_row and 0 <= index < len(self.cards):
             self.post_message(self.Clicked(index))
 
 
