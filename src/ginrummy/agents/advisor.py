@@ -15,7 +15,8 @@ hand) is turned into the captain's view, so the sitter gets advice on the captai
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import importlib
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,14 +80,18 @@ def _table(obs: Mapping[str, Any], legal: list[Action]) -> Advice:
 
 # --- the solitaires -------------------------------------------------------------------------------
 def _solitaire(obs: Mapping[str, Any], legal: list[Action], variant: str) -> Advice:
+    # Duck typing: the planner lives in another module and may not offer advice (yet).
     try:
-        from .solitaire import advise_solitaire  # type: ignore[attr-defined]
+        module = importlib.import_module(f"{__package__}.solitaire")
     except ImportError:
         return _greedy_solo(obs, legal)
+    planner: Callable[..., Any] | None = getattr(module, "advise_solitaire", None)
+    if planner is None:
+        return _greedy_solo(obs, legal)
     try:
-        got = advise_solitaire(obs, legal, variant)
+        got = planner(obs, legal, variant)
     except TypeError:
-        got = advise_solitaire(obs, legal)
+        got = planner(obs, legal)
     adv = _coerce(got, legal)
     return adv if adv is not None else _greedy_solo(obs, legal)
 
@@ -104,7 +109,9 @@ def _coerce(got: Any, legal: list[Action]) -> Advice | None:
     elif isinstance(got, Mapping):
         ranked = list(got.items())
     elif isinstance(got, list):
-        ranked = got
+        ranked = got  # best first
+        if got:
+            best = got[0][0]
     else:
         return None
 
@@ -132,7 +139,9 @@ def _coerce(got: Any, legal: list[Action]) -> Advice | None:
     for a in legal:  # everything legal is listed, unranked ones last
         values.setdefault(a, low)
     order = sorted(legal, key=lambda a: (a != b, -values[a], a.id))
-    return Advice(b, [(a, values[a]) for a in order], why or f"{b} is the planner's choice.")
+    if not why:
+        why = f"{str(b).capitalize()}: the solitaire planner rates it best ({values[b]:.3g})."
+    return Advice(b, [(a, values[a]) for a in order], why)
 
 
 def _greedy_solo(obs: Mapping[str, Any], legal: list[Action]) -> Advice:

@@ -101,9 +101,12 @@ def greedy_choice(observation: Mapping[str, Any], legal: Sequence[Action]) -> De
         return Decision(other, "The card does not lower the deadwood.")
     discards = [a for a in legal if a.kind == "discard" and a.card is not None]
     if discards:
-        scored = [(_discard_key(int(a.card), min_deadwood(hand & ~(1 << int(a.card)))), a) for a in discards]  # type: ignore[arg-type]
-        key, choice = min(scored, key=lambda t: t[0])
-        return Decision(choice, f"Discard {choice.card}: deadwood {key[0]}.")
+        scored = []
+        for a in discards:
+            c = int(a.card) if a.card is not None else 0
+            scored.append((_discard_key(c, min_deadwood(hand & ~(1 << c))), a))
+        dkey, choice = min(scored, key=lambda t: t[0])
+        return Decision(choice, f"Discard {choice.card}: deadwood {dkey[0]}.")
     return Decision(legal[0], "The only sensible action.")
 
 

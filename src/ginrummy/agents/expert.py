@@ -69,6 +69,8 @@ class Params:
     # The opponent's deadwood against a gin: about dd0 + dd_s * S.
     dd0: float = 4.0
     dd_s: float = 0.8
+    gin_weight: float = 1.0  # weight of the chance of gin within the next draws (see gin_draws)
+    gin_draws: float = 2.5  # draws over which that chance counts (fewer near the wall)
     knock_bias: float = 0.0  # points a knock must beat playing on by
     knock_model: str = "fit"  # "fit" (the models above) or "sample" (sampled showdowns)
     samples: int = 32  # opponent hands sampled by the "sample" model
@@ -125,7 +127,14 @@ class _Eval:
         self.qsum = sum(t[1] for t in self.stock) or 1.0
         self._pot: dict[int, float] = {}
         self._danger: dict[int, float] = {}
+        self._gin: dict[int, float] = {}
         self.mult = 1.0
+        # Gin is worth its bonus and the opponent's whole count: a chance of it, over the next
+        # few draws, counts as this many deadwood points per unit of chance.
+        gb = float(k.options.get("gin_bonus", 25))
+        draws = min(params.gin_draws, k.stock_size / 6)
+        against = max(5.0, params.dd0 + params.dd_s * k.stock_size)
+        self.gin_worth = params.gin_weight * draws * (gb + against) / params.c_m
 
     def potential(self, hand: int, dw: int | None = None) -> float:
         """Expected deadwood saved by drawing one stock card into ``hand`` (ten cards), beyond
@@ -153,6 +162,7 @@ class _Eval:
             ways.append((pats, rs, rs[0] + rs[1] + rs[2] + rs[3], excl))
         bd9 = best_discards(hand)[0]
         tot = 0.0
+        gin = 0.0
         for c, q, v, rel, suit, bit, mates in self.stock:
             if not hand & rel:
                 continue
@@ -172,9 +182,18 @@ class _Eval:
                         d2 = val
             if d2 < base:
                 tot += q * (base - d2)
+                if d2 == 0:
+                    gin += q
         out = tot / self.qsum
         self._pot[hand] = out
+        self._gin[hand] = gin / self.qsum
         return out
+
+    def gin_chance(self, hand: int) -> float:
+        """The chance that the next stock card gives gin (after :meth:`potential` of ``hand``)."""
+        if hand not in self._gin:
+            self.potential(hand)
+        return self._gin[hand]
 
     def danger(self, card: int) -> float:
         got = self._danger.get(card)
@@ -184,7 +203,7 @@ class _Eval:
         return got
 
     def effective(self, hand: int, dw: int, card: int | None) -> float:
-        m = dw - self.p.lam * self.potential(hand, dw)
+        m = dw - self.p.lam * self.potential(hand, dw) - self.gin_worth * self._gin[hand]
         if card is not None:
             m += self.p.danger * self.danger(card)
         return m
@@ -340,7 +359,7 @@ def _decide_draw(ev: _Eval, k: Knowledge, legal: Sequence[Action]) -> Evaluation
     if other is not None:
         # A stock card saves pot0 on average (plus replacing the worst card, which is about what
         # taking also allows), and the hand keeps about the same outs afterwards.
-        m_draw = d0 - (1.0 + p.lam) * pot0
+        m_draw = d0 - (1.0 + p.lam) * pot0 - ev.gin_worth * ev.gin_chance(hand)
         values[other] = play_on_value(m_draw, stock, k.wall, p)
         notes[other] = f"deadwood {d0}; a stock card saves {pot0:.1f} on average"
     if take is not None and top is not None:
@@ -428,19 +447,19 @@ def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool) ->
         return (a.kind == "gin", values[a], VALUES[c] if c >= 0 else 0, c)
 
     best = max(values, key=key)
-    c = _card(best) if best.card is not None else None
+    bc = _card(best) if best.card is not None else None
     if best.kind == "gin":
-        why = "Big gin: all eleven cards are melded." if c is None else f"Go gin, throwing {CARDS[c]}."
+        why = "Big gin: all eleven cards are melded." if bc is None else f"Go gin, throwing {CARDS[bc]}."
     elif best.kind == "knock":
         why = f"Knock, throwing {CARDS[_card(best)]}: {notes[best]}, worth more now than playing on."
     else:
-        assert c is not None
-        kept = hand & ~(1 << c)
+        assert bc is not None
+        kept = hand & ~(1 << bc)
         arr = best_arrangement(kept)
         melds = ", ".join("-".join(str(x) for x in m) for m in arr.melds)
-        why = f"Discard {CARDS[c]}: it leaves deadwood {arr.deadwood}" + (f" and keeps {melds}" if melds else "")
-        mates = [x for x in iter_cards(k.opp_discards | k.opp_passed) if x % 13 == c % 13 or x == c]
-        feed = ev.danger(c)
+        why = f"Discard {CARDS[bc]}: it leaves deadwood {arr.deadwood}" + (f" and keeps {melds}" if melds else "")
+        mates = [x for x in iter_cards(k.opp_discards | k.opp_passed) if x % 13 == bc % 13]
+        feed = ev.danger(bc)
         if mates:
             why += f"; the opponent passed on {CARDS[mates[0]]}"
         elif feed < 0.1:

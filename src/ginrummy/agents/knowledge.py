@@ -165,7 +165,7 @@ class Knowledge:
             opp = int(next(iter(known_cards)))
         elif obs.get("variant") == "three":
             roles = obs.get("roles") or {}
-            opp = roles.get("box") if roles.get("captain") == seat else roles.get("captain", 1 - seat)
+            opp = int(roles["box"] if roles.get("captain") == seat else roles.get("captain", 1 - seat))
         else:
             opp = 1 - seat
         hand = card_mask(obs.get("hand") or [])
