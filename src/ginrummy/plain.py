@@ -204,12 +204,12 @@ def solitaire_analysis(session: Session, rollouts: int | None = None) -> dict[st
     if session.state.variant not in SOLO:
         return None
     try:
-        from . import analysis  # type: ignore[attr-defined]
+        from . import analysis
     except ImportError:
         return None  # the analysis is optional
     try:
-        kwargs = {} if rollouts is None else {"rollouts": rollouts}
-        result = analysis.analyse_record(session.state.to_record(), **kwargs)
+        kwargs: dict[str, Any] = {} if rollouts is None else {"rollouts": rollouts}
+        result: Any = analysis.analyse_record(session.state.to_record(), **kwargs)
     except Exception as exc:  # a failing analysis never loses the game; say why
         return {"error": f"{type(exc).__name__}: {exc}", "summary": [f"(The analysis failed: {exc})"]}
     summary = result.summary() if hasattr(result, "summary") else None

@@ -175,7 +175,7 @@ class GinRummyApp(App[int]):
         if isinstance(screen, GameScreen):
             screen.refresh_display()
 
-    def action_toggle(self, name: str) -> None:
+    def action_toggle_display(self, name: str) -> None:
         if name in ("four_colour", "large", "high_contrast"):
             self.set_display(**{name: not getattr(self, name)})
             self.notify(f"{name.replace('_', ' ')}: {'on' if getattr(self, name) else 'off'}", timeout=2)

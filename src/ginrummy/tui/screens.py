@@ -121,6 +121,7 @@ class StartScreen(Screen[None]):
         Binding("ctrl+n", "start", "Start game", priority=True),
         Binding("ctrl+r", "resume", "Resume newest", priority=True),
         Binding("ctrl+t", "stats", "Statistics", priority=True),
+        Binding("ctrl+d", "delete_saved", "Delete saved game", show=False),
         Binding("f1", "help", "Keys"),
         Binding("ctrl+q", "app.quit", "Quit", priority=True),
     ]
@@ -159,7 +160,7 @@ class StartScreen(Screen[None]):
                 yield Checkbox("High contrast", _app(self).high_contrast, id="high-contrast", compact=True)
             with Horizontal(id="start-buttons"):
                 yield Button("Start game (ctrl+n)", id="start-game", variant="primary")
-                yield Button("Statistics (ctrl+t)", id="stats")
+                yield Button("Statistics (ctrl+t)", id="open-stats")
                 yield Button("Keys (F1)", id="keys")
                 yield Button("Quit (ctrl+q)", id="quit")
         yield Footer()
@@ -189,7 +190,8 @@ class StartScreen(Screen[None]):
         elif games:
             info.update(
                 f"[b]You have {len(games)} game{'s' if len(games) > 1 else ''} in progress.[/b] "
-                "Choose one to resume exactly where you left it (Enter, or ctrl+r for the newest):"
+                "Choose one to resume exactly where you left it (Enter, or ctrl+r for the newest; "
+                "ctrl+d deletes one):"
             )
         else:
             info.update("No game in progress. Choose a variant and start one.")
@@ -197,7 +199,11 @@ class StartScreen(Screen[None]):
             names = " v. ".join(g.players)
             totals = "–".join(str(t) for t in g.totals)
             saved_list.add_option(
-                Option(f"{g.variant}: {names} · hand {g.hand_number} · {totals} · {g.updated_at[:16]}", id=g.id)
+                Option(
+                    f"{g.variant}: {names} · hand {g.hand_number} · {totals} · "
+                    f"{g.updated_at[:16].replace('T', ' ')} UTC",
+                    id=g.id,
+                )
             )
         saved_list.display = bool(games)
         if games:
@@ -341,6 +347,18 @@ class StartScreen(Screen[None]):
     def action_stats(self) -> None:
         self.app.push_screen(StatsScreen())
 
+    def action_delete_saved(self) -> None:
+        """Forget the highlighted saved game (ctrl+d on the list)."""
+        saved = self.query_one("#saved", OptionList)
+        store = _app(self).store
+        if store is None or saved.highlighted is None or not saved.option_count:
+            return
+        game_id = saved.get_option_at_index(saved.highlighted).id
+        if game_id:
+            store.delete_game(game_id)
+            self.notify("The saved game was deleted.")
+            self.refresh_saved()
+
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
 
@@ -358,7 +376,7 @@ class StartScreen(Screen[None]):
         bid = event.button.id
         if bid == "start-game":
             self.action_start()
-        elif bid == "stats":
+        elif bid == "open-stats":
             self.action_stats()
         elif bid == "keys":
             self.action_help()
@@ -406,9 +424,9 @@ class GameScreen(Screen[None]):
         Binding("c", "scores", "Scores"),
         Binding("left", "move(-1)", "←", show=False),
         Binding("right", "move(1)", "→", show=False),
-        Binding("f", "app.toggle('four_colour')", "4 colours", show=False),
-        Binding("z", "app.toggle('large')", "Large", show=False),
-        Binding("x", "app.toggle('high_contrast')", "Contrast", show=False),
+        Binding("f", "app.toggle_display('four_colour')", "4 colours", show=False),
+        Binding("z", "app.toggle_display('large')", "Large", show=False),
+        Binding("x", "app.toggle_display('high_contrast')", "Contrast", show=False),
         Binding("question_mark", "help", "Keys"),
         Binding("escape", "leave", "Menu"),
         Binding("q", "app.quit", "Quit"),
@@ -627,21 +645,21 @@ class GameScreen(Screen[None]):
         if obs["variant"] in SOLO:
             stock.show("deck", None, obs.get("deck_size", 0), large=large)
             discard.display = False
-            lines = []
+            info: list[str] = []
             if "deck_size" in obs:
                 above = obs.get("cards_above_joker_max", 0)
                 chance = obs.get("joker_next_chance")
-                lines.append(f"Deck: {obs['deck_size']} cards, the joker among them.")
-                lines.append(f"At most {above} cards lie above the joker.")
+                info.append(f"Deck: {obs['deck_size']} cards, the joker among them.")
+                info.append(f"At most {above} cards lie above the joker.")
                 if chance is not None:
-                    lines.append(f"Chance the joker is next: {chance:.1%}")
+                    info.append(f"Chance the joker is next: {chance:.1%}")
             if obs.get("discards"):
                 where = "under the joker" if obs["variant"] == "solitaire" else "face down, out of play"
                 t = Text(f"Discards ({where}): ")
                 t.append_text(cards_text(obs["discards"][-12:], self.palette))
-                _put(opp, Text("\n").join([Text("\n".join(lines)), t]))
+                _put(opp, Text("\n").join([Text("\n".join(info)), t]))
             else:
-                _put(opp, "\n".join(lines))
+                _put(opp, "\n".join(info))
             return
         discard.display = True
         pile = obs.get("discard_pile") or []
@@ -1190,7 +1208,10 @@ class StatsScreen(Screen[None]):
             if st.get("accuracy") is not None:
                 text += f"\naccuracy (solitaire analysis) {st['accuracy']:.0%} over {len(st['accuracy_history'])} games"
             ra = st["running_average"]
-            text += f"\nrunning average over time: {' '.join(f'{x:+.1f}' for x in ra[-8:])}"
+            text += (
+                f"\nrunning average of points per hand, game by game (chart: oldest to newest): "
+                f"{' '.join(f'{x:+.1f}' for x in ra[-8:])}"
+            )
             box.mount(Static(text, classes="stat-text"))
             data = ra if len(ra) > 1 else [*ra, *ra]
             box.mount(Sparkline(data, classes="stat-chart"))
