@@ -31,11 +31,14 @@ def quick_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
 class Script(io.StringIO):
     """Stdin for a PlainGame: the given lines first, then a player choosing moves itself."""
 
-    def __init__(self, session: Session, lines: list[str] | None = None, *, moves: int = 10_000) -> None:
+    def __init__(
+        self, session: Session, lines: list[str] | None = None, *, moves: int = 10_000, deal: bool = True
+    ) -> None:
         super().__init__()
         self.session = session
         self.lines = list(lines or [])
         self.moves = moves
+        self.deal = deal
 
     def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
         if self.lines:
@@ -44,7 +47,7 @@ class Script(io.StringIO):
         if s.state.is_terminal or self.moves <= 0:
             return "quit\n"
         if s.state.needs_deal:
-            return "deal\n"
+            return "deal\n" if self.deal else "quit\n"
         seat = s.human_to_act()
         if seat is None:
             return "quit\n"
@@ -112,6 +115,20 @@ def test_a_whole_game_is_saved_resumed_and_filed(tmp_path: Path) -> None:
     assert g.id == "g1" and g.record == resumed.state.to_record()
     assert g.accuracy is not None and 0 <= g.accuracy <= 1 and g.analysis is not None
     assert any("Game over" in line for line in score_lines(resumed.observation(0)))
+
+
+def test_the_next_deals_commitment_survives_a_quit(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    s = make_session("solitaire")  # secret seeds, as in real play
+    out = io.StringIO()
+    PlainGame(s, store, "g1", inp=Script(s, deal=False), out=out).run()
+    assert s.state.needs_deal
+    shown = out.getvalue().split("Fairness commitment for the next deal: ")[1].split()[0]
+    resumed = store.load_game("g1")
+    assert resumed is not None
+    text, _ = run_plain(resumed, store, ["deal", "quit"])
+    assert f"Hand 2. Fairness commitment for this deal: {shown}" in text
+    assert resumed.state.logs[-1].commitment == shown
 
 
 def test_cli_play_plain_resume_stats_export(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:

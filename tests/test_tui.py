@@ -243,6 +243,26 @@ def test_resume_exactly_where_it_was(tmp_path: Path) -> None:
     asyncio.run(second())
 
 
+def test_the_committed_seed_is_kept_when_quitting_before_the_deal(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+
+    async def run() -> tuple[str, str]:
+        app = make_app(tmp_path, "classic", store=store, deal_seed=None)  # secret seeds, as in real play
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            shown = screen.obs()["next_commitment"]
+            assert shown in text_of(screen.query_one("#fair")).replace("\n", "")
+            await pilot.press("q")
+        return screen.game_id, shown
+
+    game_id, shown = asyncio.run(run())
+    resumed = store.load_game(game_id)
+    assert resumed is not None and resumed.commitment_for_next_deal() == shown
+    resumed.start_hand()
+    assert resumed.state.logs[-1].commitment == shown
+
+
 def test_start_screen_starts_a_game_with_options(tmp_path: Path) -> None:
     async def run() -> None:
         app = make_app(tmp_path)

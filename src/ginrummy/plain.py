@@ -444,6 +444,8 @@ class PlainGame:
             self.say(line)
         if obs.get("next_commitment"):
             self.say(f"Fairness commitment for the next deal: {obs['next_commitment']}")
+            if self.store is not None:  # keep the committed seed with the game: a resume deals from it
+                self.store.save_game(self.game_id, self.session)
 
     def _game_over(self) -> int:
         analysis = None

@@ -218,7 +218,8 @@ class StartScreen(Screen[None]):
         levels = _available(v)
         rows: list[Any] = []
         if v in SOLO:
-            choices = [("You play", HUMAN)] + [(f"Watch the {LEVEL_TEXT.get(x, x)}", x) for x in levels]
+            watchable = [x for x in levels if x != "clairvoyant"]  # it needs the deal itself: analysis only
+            choices = [("You play", HUMAN)] + [(f"Watch the {LEVEL_TEXT.get(x, x)}", x) for x in watchable]
             rows.append(
                 Horizontal(
                     Label("Who plays", classes="label"),
@@ -453,6 +454,7 @@ class GameScreen(Screen[None]):
         self._sheet_key: tuple[Any, ...] = ()
         self.analysis_lines: list[str] = []
         self.recent: list[str] = []  # the computers' moves since the person's last one
+        self._saved_pending: Any = None
         store = _app(self).store
         if store is not None:
 
@@ -596,6 +598,8 @@ class GameScreen(Screen[None]):
         self._show_captain(obs)
         self._show_buttons(obs)
         self._show_result(obs)
+        if s.state.needs_deal:
+            self._save_commitment()
         sheet_key = (len(s.state.results), s.state.hand_number, s.state.is_terminal)
         if sheet_key != self._sheet_key:
             self._sheet_key = sheet_key
@@ -607,6 +611,18 @@ class GameScreen(Screen[None]):
             self.query_one("#piles").set_class(True, "solo")
         # The footer lists the general keys only: rebuilding it after every move is slow, and the
         # action buttons above already show exactly the legal moves (check_action gates the keys).
+
+    def _save_commitment(self) -> None:
+        """The next deal's commitment is on screen: save it with the game, so that a resumed game
+        deals from the very seed that was committed to."""
+        store = _app(self).store
+        pending = self.session.to_json()["pending"]
+        if store is not None and pending is not None and pending != self._saved_pending:
+            self._saved_pending = pending
+            try:
+                store.save_game(self.game_id, self.session)
+            except StoreError as exc:
+                self.notify(f"Could not save: {exc}", severity="error")
 
     def _show_info(self, obs: dict[str, Any]) -> None:
         v = obs["variant"]
