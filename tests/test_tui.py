@@ -54,7 +54,6 @@ def choose(hand: Sequence[str], legal: Sequence[str], upcard: str | None = None)
     return best[2]
 
 
-@register(TEST_AGENT, VARIANTS)
 class _TestAgent(Agent):
     name = TEST_AGENT
 
@@ -62,6 +61,16 @@ class _TestAgent(Agent):
         pile = observation.get("discard_pile") or []
         text = choose(observation.get("hand", []), [str(a) for a in legal], pile[-1] if pile else None)
         return Decision(Action.parse(text))
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _test_agent() -> Any:
+    """Register the quick test agent for this module's tests only."""
+    from ginrummy.agents import base
+
+    register(TEST_AGENT, VARIANTS)(_TestAgent)
+    yield
+    base._REGISTRY.pop(TEST_AGENT, None)
 
 
 SEATS = {
