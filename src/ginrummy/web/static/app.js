@@ -306,6 +306,13 @@
       // Joined after the deal: remember what we were shown, flagged as seen late.
       rememberCommitment(S.game, String(o.hand_number), o.commitment);
     }
+    // State shown as data attributes: handy for tests and user styles.
+    const g = $("view-game");
+    g.dataset.states = String((parseInt(g.dataset.states || "0", 10) || 0) + 1);
+    g.dataset.phase = o.phase;
+    g.dataset.toAct = String(!!o.to_act);
+    g.dataset.hand = String(o.hand_number);
+    g.dataset.gameOver = String(!!o.game_over);
     if (!(o.hand || []).includes(S.selected)) S.selected = null;
     if (!o.to_act || (before && before.phase !== o.phase)) S.hint = null;
     if (S.view !== "game") show("game");
@@ -355,9 +362,10 @@
     if (last.seat === S.seat || last.seat === null) return "";
     return `${name(last.seat)}: ${describe(last.action)}. `;
   }
-  function describe(action) {
+  /** An action in words; ``rich`` leaves the card as a token for richText() to draw. */
+  function describe(action, rich) {
     const [kind, card] = action.split(" ");
-    const c = card ? cardShort(card) + ` (${card})` : "";
+    const c = card ? (rich ? card : cardShort(card) + ` (${card})`) : "";
     return (
       {
         draw: "draws from the stock",
@@ -979,7 +987,7 @@
   function renderLog() {
     const box = clear($("log"));
     for (const h of S.obs.history || []) {
-      box.append(el("li", {}, `${h.seat === null ? "" : name(h.seat) + ": "}`, ...richText(describe(h.action))));
+      box.append(el("li", {}, `${h.seat === null ? "" : name(h.seat) + ": "}`, ...richText(describe(h.action, true))));
     }
   }
 

@@ -1,0 +1,383 @@
+"""The browser app in a real browser: Playwright for Python driving Debian's chromium against a
+uvicorn server on a free loopback port.  Hands are played by clicking, dragging and with the
+keyboard; two browser contexts share one table; axe-core checks the pages' accessibility.
+
+Screenshots go to artifacts/screenshots/ (gitignored).  Skipped when /usr/bin/chromium is absent.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium at /usr/bin/chromium"),
+]
+sync_api = pytest.importorskip("playwright.sync_api")
+
+from ginrummy.cards import Card, CardSet  # noqa: E402
+from ginrummy.melds import deadwood_after_discards  # noqa: E402
+from ginrummy.session import Session  # noqa: E402
+from ginrummy.store import Store, new_game_id  # noqa: E402
+
+SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+TIMEOUT = 20_000  # ms
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _history(data_dir: Path) -> None:
+    """A few finished games so that the statistics page has charts to draw."""
+    store = Store(data_dir)
+    rng = random.Random(4)
+    for i in range(4):
+        s = Session.new("classic", {"game_target": 25}, seats=["random", "greedy"], deal_seed=100 + i)
+        while not s.state.game_over:
+            s.start_hand()
+            s.run_computers()
+        store.save_game(new_game_id() + str(i), s)
+    for i in range(3):
+        s = Session.new("solitaire", {"scoring": "none"}, seats=["random", "joker"], deal_seed=200 + i)
+        while not s.state.game_over:
+            s.start_hand()
+            s.run_computers()
+        store.finish_game(new_game_id() + f"s{i}", s, analysis={"accuracy": rng.uniform(0.6, 0.95)})
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    import uvicorn
+
+    from ginrummy.web import create_app
+
+    data_dir = tmp_path_factory.mktemp("web-data")
+    _history(data_dir)
+    port = _free_port()
+    app = create_app(data_dir, computer_delay=0.02)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not server.started:
+        if time.time() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+        yield b
+        b.close()
+
+
+class Page:
+    """A page of the app with the helpers a player needs."""
+
+    def __init__(self, browser: Any, base_url: str, width: int = 1280, height: int = 900) -> None:
+        self.context = browser.new_context(viewport={"width": width, "height": height})
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(TIMEOUT)
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.base = base_url
+
+    def goto(self, path: str = "/") -> None:
+        self.page.goto(self.base + path)
+
+    def attr(self, name: str) -> str:
+        return self.page.get_attribute("#view-game", f"data-{name}") or ""
+
+    def states(self) -> int:
+        return int(self.attr("states") or 0)
+
+    def wait_states_after(self, before: int) -> None:
+        self.page.wait_for_function(
+            f"() => +(document.getElementById('view-game').dataset.states || 0) > {before}", timeout=TIMEOUT
+        )
+
+    def wait_turn(self) -> str:
+        """Wait until this player must act or the hand is over; return the phase."""
+        self.page.wait_for_function(
+            """() => { const g = document.getElementById('view-game');
+                       return g.dataset.toAct === 'true' || g.dataset.phase === 'deal' || g.dataset.phase === 'over'; }""",
+            timeout=TIMEOUT,
+        )
+        return self.attr("phase")
+
+    def hand(self) -> list[str]:
+        return self.page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)")
+
+    def best_discard(self) -> str:
+        cards = self.hand()
+        mask = int(CardSet.of(Card.parse(c) for c in cards))
+        after = {str(c): d for c, d in deadwood_after_discards(mask).items()}
+        # a card just taken from the pile may not be discarded: the page shows it as not discardable
+        return min(cards, key=lambda c: (after[c], c))
+
+    def card(self, card: str) -> Any:
+        return self.page.locator(f'#hand .card[data-card="{card}"]')
+
+    def discard_turn(self, how: str = "click") -> None:
+        """Choose the best discard; knock or go gin with it when the page offers that."""
+        before = self.states()
+        card = self.best_discard()
+        if how == "keys":
+            index = self.hand().index(card)
+            self.page.locator("#hand .card").first.focus()
+            self.page.keyboard.press("1234567890-"[index])
+        else:
+            self.card(card).click()
+        ending = self.page.locator("#act-gin, #act-knock")
+        if ending.count():
+            ending.first.click()
+        elif self.page.locator("#act-discard").count() == 0:
+            # it was just taken from the discard pile: discard the next best card instead
+            others = [c for c in self.hand() if c != card]
+            mask = int(CardSet.of(Card.parse(c) for c in self.hand()))
+            after = {str(c): d for c, d in deadwood_after_discards(mask).items()}
+            other = min(others, key=lambda c: (after[c], c))
+            self.card(other).click()
+            self.card(other).click()
+        elif how == "keys":
+            self.page.keyboard.press("x")
+        elif how == "drag":
+            self.page.drag_and_drop(f'#hand .card[data-card="{card}"]', "#pile")
+        else:
+            self.card(card).click()  # a second click on the chosen card discards it
+        self.wait_states_after(before)
+
+    def take_turn(self, rng: random.Random, how: str = "click") -> None:
+        phase = self.attr("phase")
+        before = self.states()
+        if phase == "upcard":
+            if how == "keys":
+                self.page.keyboard.press("p")
+            else:
+                self.page.click("#act-pass")
+            self.wait_states_after(before)
+        elif phase == "draw":
+            if how == "keys":
+                self.page.keyboard.press("d")
+            else:
+                self.page.click("#stock")
+            self.wait_states_after(before)
+        else:
+            self.discard_turn(how)
+
+    def shot(self, name: str) -> None:
+        self.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def axe_problems(page: Any) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+        for v in results.response["violations"]
+        if v.get("impact") in ("serious", "critical")
+    ]
+
+
+# ------------------------------------------------------------------------------------ tests
+def test_solitaire_hand_played_by_clicking(browser: Any, base_url: str) -> None:
+    p = Page(browser, base_url)
+    p.goto("/")
+    p.page.select_option("#new-variant", "solitaire")
+    p.page.click("#new-start")
+    p.page.wait_for_selector("#deal")
+    commitment = p.page.inner_text("#next-commitment")
+    for _attempt in range(6):  # the joker dealt among the ten means a redeal (rule 3.2)
+        before = p.states()
+        p.page.click("#deal")
+        p.wait_states_after(before)
+        if p.attr("phase") == "discard":
+            break
+    assert p.page.inner_text("#commitment") in (commitment, p.page.inner_text("#commitment"))
+    chance = p.page.inner_text("#joker-chance")
+    assert chance.endswith("%") and 0 < float(chance[:-1]) < 100
+    assert "0 to" in p.page.inner_text("#joker-above")
+    p.shot("solitaire-in-play")
+    turns = 0
+    while p.attr("phase") == "discard" and turns < 60:
+        p.discard_turn("drag" if turns == 1 else "click")
+        turns += 1
+    assert p.attr("phase") in ("deal", "over")
+    result = p.page.locator("#result")
+    assert result.is_visible()
+    assert p.page.locator("#result .explain li").count() >= 1
+    p.page.wait_for_function("() => document.getElementById('verify').textContent.includes('Verified')")
+    p.shot("solitaire-hand-over")
+    assert p.errors == []
+    p.close()
+
+
+def test_classic_hand_against_the_computer_with_keys_and_a_reload(browser: Any, base_url: str) -> None:
+    rng = random.Random(7)
+    p = Page(browser, base_url)
+    p.goto("/")
+    p.page.select_option("#new-variant", "classic")
+    p.page.wait_for_function("() => document.querySelectorAll('#new-opponent option').length > 0")
+    p.page.select_option("#new-opponent", "greedy")
+    p.page.fill("#new-name", "Ann")
+    p.page.click("#new-start")
+    p.page.wait_for_selector("#deal")
+    before = p.states()
+    p.page.keyboard.press("n")  # deal with the keyboard
+    p.wait_states_after(before)
+    turns = 0
+    reloaded = False
+    while turns < 80:
+        phase = p.wait_turn()
+        if phase in ("deal", "over"):
+            break
+        if turns == 4 and not reloaded:
+            hand = sorted(p.hand())
+            p.page.reload()  # the page keeps only the game id and the seat token
+            p.page.wait_for_function("() => document.getElementById('view-game').dataset.states > 0")
+            p.wait_turn()
+            assert sorted(p.hand()) == hand
+            reloaded = True
+        if turns == 2:
+            p.shot("classic-in-play")
+        p.take_turn(rng, "keys" if turns % 2 else "click")
+        turns += 1
+    assert reloaded and p.attr("phase") in ("deal", "over")
+    assert p.page.locator("#result").is_visible()
+    assert "Ann" in p.page.inner_text("#sheet-table")
+    p.shot("classic-hand-over")
+    assert p.errors == []
+    p.close()
+
+
+def test_two_people_play_one_classic_table(browser: Any, base_url: str) -> None:
+    rng = random.Random(9)
+    a = Page(browser, base_url)
+    b = Page(browser, base_url)
+    a.goto("/")
+    a.page.wait_for_selector("#table-seat-2 option", state="attached")
+    a.page.select_option("#table-seat-2", "person")
+    a.page.fill("#table-name", "Ann")
+    a.page.click("#table-create")
+    link = a.page.input_value("#invite-link")
+    assert "/join/" in link
+    a.shot("table-waiting")
+    b.page.goto(link)
+    b.page.fill("#join-name", "Bob")
+    b.page.click("#join-go")
+    b.page.wait_for_selector("#deal")
+    a.page.wait_for_function("() => !document.getElementById('deal').disabled")
+    for page in (a, b):
+        page.page.click("#deal")
+    for page in (a, b):
+        page.page.wait_for_function("() => document.getElementById('view-game').dataset.hand === '1'")
+    assert "Bob" in a.page.inner_text("#opponents") and "Ann" in b.page.inner_text("#opponents")
+    turns = 0
+    deadline = time.time() + 60
+    while turns < 120:
+        if a.attr("phase") in ("deal", "over") and b.attr("phase") in ("deal", "over"):
+            break
+        mover = a if a.attr("to-act") == "true" else b if b.attr("to-act") == "true" else None
+        if mover is None:
+            assert time.time() < deadline, (a.page.inner_text("#status"), b.page.inner_text("#status"))
+            time.sleep(0.05)
+            continue
+        if turns == 3:
+            a.shot("table-ann")
+            b.shot("table-bob")
+        mover.take_turn(rng)
+        turns += 1
+    for page in (a, b):
+        page.page.wait_for_function(
+            "() => ['deal', 'over'].includes(document.getElementById('view-game').dataset.phase)"
+        )
+        assert page.page.locator("#result").is_visible()
+    assert a.page.inner_text("#result .explain") == b.page.inner_text("#result .explain")
+    a.shot("table-hand-over")
+    assert a.errors == [] and b.errors == []
+    a.close()
+    b.close()
+
+
+def test_accessibility_and_display_preferences(browser: Any, base_url: str) -> None:
+    p = Page(browser, base_url)
+    p.goto("/")
+    p.page.wait_for_selector("#new-opponent option", state="attached")
+    problems = axe_problems(p.page)
+    p.page.select_option("#new-variant", "three")
+    p.page.click("#new-start")
+    p.page.click("#deal")
+    p.wait_turn()
+    problems += axe_problems(p.page)
+    for pref in ("#pref-four", "#pref-large", "#pref-contrast"):
+        p.page.click(pref)
+        assert p.page.get_attribute(pref, "aria-pressed") == "true"
+    body = p.page.get_attribute("body", "class") or ""
+    assert {"four-colour", "large", "contrast"} <= set(body.split())
+    problems += axe_problems(p.page)
+    p.shot("three-contrast-large-four-colour")
+    # suits are symbols and letters: colour is never the only cue
+    first = p.page.locator("#hand .card").first
+    text = first.inner_text()
+    assert any(sym in text for sym in "♣♦♥♠") and any(ch in text.lower() for ch in "cdhs")
+    assert (first.get_attribute("aria-label") or "").split(" of ")[1].split(",")[0] in (
+        "clubs",
+        "diamonds",
+        "hearts",
+        "spades",
+    )
+    # four colours: clubs and diamonds differ from spades and hearts
+    colours = p.page.evaluate(
+        """() => { const c = {}; for (const s of 'cdhs') { const e = document.createElement('span');
+           e.className = 'card suit-' + s; document.body.append(e); c[s] = getComputedStyle(e).color; e.remove(); }
+           return c; }"""
+    )
+    assert len(set(colours.values())) == 4, colours
+    p.page.click("#nav-stats")
+    p.page.wait_for_selector("svg.chart")
+    problems += axe_problems(p.page)
+    p.shot("statistics")
+    p.page.keyboard.press("?")
+    assert p.page.locator("#help").is_visible()
+    problems += axe_problems(p.page)
+    p.page.keyboard.press("Escape")
+    for pref in ("#pref-four", "#pref-large", "#pref-contrast"):
+        p.page.click(pref)
+    p.page.click("#nav-stats")
+    p.page.wait_for_selector("svg.chart")
+    problems += axe_problems(p.page)
+    assert problems == [], "\n".join(problems)
+    assert p.errors == []
+    p.close()
