@@ -40,6 +40,7 @@ LAUNCH_ARGS = [
     "--no-first-run",
 ]
 TIMEOUT = 20_000  # ms
+HAND_OVER = "() => ['deal', 'over'].includes(document.getElementById('view-game').dataset.phase)"
 
 
 def _free_port() -> int:
@@ -128,7 +129,7 @@ class Page:
         """Wait until this player must act or the hand is over; return the phase."""
         self.page.wait_for_function(
             """() => { const g = document.getElementById('view-game');
-                       return g.dataset.toAct === 'true' || g.dataset.phase === 'deal' || g.dataset.phase === 'over'; }""",
+                       return g.dataset.toAct === 'true' || ['deal', 'over'].includes(g.dataset.phase); }""",
             timeout=TIMEOUT,
         )
         return self.attr("phase")
