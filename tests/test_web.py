@@ -261,6 +261,20 @@ def test_computer_players_are_paced_and_persist_between_messages(data_dir: Path)
         play_hand(c, random.Random(3))
 
 
+def test_computer_players_and_hints_in_a_worker_process(data_dir: Path) -> None:
+    app = create_app(data_dir, computer_delay=0, workers=1)  # as ginrummy serve does
+    with TestClient(app, client=LOCAL) as tc, tc.websocket_connect("/ws") as ws:
+        c = Client(ws)
+        c.join_reply({"type": "new", "variant": "classic", "opponent": "expert"})
+        c.request({"type": "deal"})
+        obs = c.wait_turn()
+        reply = c.request({"type": "hint"})
+        assert reply["type"] == "hint" and reply["best"] in obs["legal_actions"], reply
+        result = play_hand(c, random.Random(12))
+        assert result["result"]["explanation"]
+        assert app.state.manager.thinker.pool is not None  # it really thought in the worker
+
+
 # ------------------------------------------------------------------------------------ validation
 BAD_MESSAGES: list[tuple[str, str, str]] = [
     ("not json", "bad_json", "JSON"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import os
 import socket
 import sys
 
@@ -21,6 +22,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=0.6,
         metavar="SECONDS",
         help="pause before each computer move so people can follow (default 0.6)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="processes for the computer players and hints (default: one fewer than the cores, 1 to 4)",
     )
     p.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
 
@@ -59,8 +67,12 @@ def run(args: argparse.Namespace) -> int:
     if args.computer_delay < 0 or args.computer_delay > 10:
         print("ginrummy serve: --computer-delay must be from 0 to 10 seconds", file=sys.stderr)
         return 2
+    workers = args.workers if args.workers is not None else max(1, min(4, (os.cpu_count() or 2) - 1))
+    if not 0 <= workers <= 32:
+        print("ginrummy serve: --workers must be from 0 to 32", file=sys.stderr)
+        return 2
     try:
-        app = create_app(getattr(args, "data_dir", None), computer_delay=args.computer_delay)
+        app = create_app(getattr(args, "data_dir", None), computer_delay=args.computer_delay, workers=workers)
     except StoreError as exc:
         print(f"ginrummy serve: {exc}", file=sys.stderr)
         return 1

@@ -141,13 +141,16 @@ def create_app(
     rate: float = 20.0,
     burst: float = 40.0,
     tap: Tap | None = None,
+    workers: int = 0,
 ) -> Starlette:
     """The browser app.  ``data_dir`` (or ``store``) is where games are saved, shared with the
     terminal app; ``computer_delay`` paces the computer players' moves (seconds); ``rate`` and
-    ``burst`` limit each connection's messages; ``tap`` (tests) sees every message sent."""
+    ``burst`` limit each connection's messages; ``tap`` (tests) sees every message sent;
+    ``workers`` is the number of processes in which computer players and hints think (0: in the
+    server's own event loop)."""
     if store is None:
         store = Store(data_dir)
-    manager = TableManager(store, computer_delay=computer_delay, tap=tap)
+    manager = TableManager(store, computer_delay=computer_delay, tap=tap, workers=workers)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

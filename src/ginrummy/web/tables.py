@@ -20,11 +20,14 @@ import contextlib
 import hashlib
 import json
 import logging
+import multiprocessing
 import secrets
 import sqlite3
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -73,8 +76,12 @@ class SeatBook:
     def __init__(self, data_dir: Path) -> None:
         self.path = data_dir / "web.sqlite3"
         self._lock = threading.Lock()
+        # One connection for the server's life: closing the last connection of a WAL database
+        # checkpoints it with an fsync, which would cost ~20 ms a write.
+        self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
         with self._conn() as c:
             c.execute("PRAGMA journal_mode = WAL")
+            c.execute("PRAGMA synchronous = NORMAL")
             c.executescript(
                 """
                 CREATE TABLE IF NOT EXISTS web_games (
@@ -90,12 +97,11 @@ class SeatBook:
     @contextlib.contextmanager
     def _conn(self) -> Any:
         with self._lock:
-            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-            try:
-                conn.execute("PRAGMA synchronous = NORMAL")
-                yield conn
-            finally:
-                conn.close()
+            yield self._db
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
 
     def add_game(self, game_id: str, kind: str, invite: str | None, hints: bool) -> None:
         with self._conn() as c:
@@ -148,6 +154,91 @@ class _Snapshot:
 
     def to_json(self) -> dict[str, Any]:
         return self._json
+
+
+_WORKER_AGENTS: dict[tuple[str, str], Any] = {}
+
+
+def _warm_worker() -> None:
+    """Worker start: import the computer players (and their tables) once."""
+    available_agents()
+
+
+def _decide_in_worker(kind: str, variant: str, observation: dict[str, Any], legal: list[str]) -> str:
+    """A computer player's decision, computed in a worker process; the action as a string."""
+    from ..agents import make_agent
+
+    agent = _WORKER_AGENTS.get((kind, variant))
+    if agent is None:
+        agent = _WORKER_AGENTS[(kind, variant)] = make_agent(kind, variant)
+    return str(agent.decide(observation, [Action.parse(a) for a in legal]).action)
+
+
+def _advise_in_worker(variant: str, observation: dict[str, Any], legal: list[str]) -> dict[str, Any]:
+    from ..agents.advisor import advise
+
+    return advice_json(advise(observation, [Action.parse(a) for a in legal], variant))
+
+
+class Thinker:
+    """Where the computer players and the advisor think: in worker processes, so that a long
+    think never holds up the event loop (``workers`` > 0, as ``ginrummy serve`` does), or inline
+    in the event loop (``workers`` = 0: tests, tiny machines)."""
+
+    def __init__(self, workers: int = 0) -> None:
+        self.workers = workers
+        self.pool: ProcessPoolExecutor | None = None
+
+    def start(self) -> None:
+        if self.workers > 0 and self.pool is None:
+            self.pool = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_worker
+            )
+            for _ in range(self.workers):
+                self.pool.submit(_warm_worker)
+
+    def stop(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = None
+
+    async def computer_step(self, session: Session) -> None:
+        """The computer seat to act takes one action."""
+        seat = session.to_act
+        assert seat is not None
+        if self.pool is not None:
+            st = session.state
+            obs, legal = st.observation(seat), [str(a) for a in st.legal_actions()]
+            try:
+                loop = asyncio.get_running_loop()
+                action = await loop.run_in_executor(
+                    self.pool, _decide_in_worker, session.seats[seat], st.variant, obs, legal
+                )
+            except BrokenProcessPool:
+                log.error("the computer players' worker process died; thinking in the server from now on")
+                self.pool = None
+            else:
+                session.act(seat, action)
+                return
+        session.computer_step()
+
+    async def hint(self, session: Session, seat: int) -> dict[str, Any]:
+        """The advisor's advice for ``seat`` (the sitter in three gets advice on the captain's hand)."""
+        if self.pool is None:
+            return advice_json(session.hint(seat))
+        st = session.state
+        target = seat
+        if st.variant == "three" and st.logs and seat == 3 - st.hand_dealer - st.hand_nondealer:
+            target = st.hand_nondealer  # rule 2.2, as Session.hint
+        if st.current_player != target:
+            raise IllegalAction(f"no hint: seat {seat} is not to act")
+        obs, legal = st.observation(target), [str(a) for a in st.legal_actions()]
+        try:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self.pool, _advise_in_worker, st.variant, obs, legal)
+        except BrokenProcessPool:
+            self.pool = None
+            return advice_json(session.hint(seat))
 
 
 class Table:
@@ -320,24 +411,27 @@ class Saver:
 class TableManager:
     """All tables of one server: creating, joining, attaching, acting, and the computer players."""
 
-    def __init__(self, store: Store, *, computer_delay: float = 0.6, tap: Tap | None = None) -> None:
+    def __init__(self, store: Store, *, computer_delay: float = 0.6, tap: Tap | None = None, workers: int = 0) -> None:
         self.store = store
         self.book = SeatBook(store.data_dir)
         self.computer_delay = computer_delay
         self.tap = tap
         self.tables: dict[str, Table] = {}
         self.saver = Saver(store)
+        self.thinker = Thinker(workers)
 
     async def start(self) -> None:
         self.tables.clear()  # tables belong to one event loop; they reload from the store on demand
         self.saver.dirty.clear()
         self.saver.start()
+        self.thinker.start()
 
     async def shutdown(self) -> None:
         for table in list(self.tables.values()):
             if table.driver is not None:
                 table.driver.cancel()
         await self.saver.stop()
+        self.thinker.stop()
 
     # -- creating ---------------------------------------------------------------------------------
     def _new_session(self, variant: str, options: dict[str, Any] | None, seats: list[str], names: list[str]) -> Session:
@@ -579,14 +673,14 @@ class TableManager:
         async with table.lock:
             if not table.hints:
                 raise ProtocolError("not_allowed", "hints are turned off at this table")
-            s = table.session
             try:
-                advice = await asyncio.to_thread(s.hint, seat)
+                return await self.thinker.hint(table.session, seat)
             except IllegalAction as exc:
                 raise ProtocolError("not_allowed", str(exc)) from None
             except ImportError:
                 raise ProtocolError("not_available", "hints are not available in this installation") from None
-            return advice_json(advice)
+            except ValueError as exc:  # the advisor has nothing to advise on
+                raise ProtocolError("not_allowed", f"no hint: {exc}") from None
 
     async def suggest(
         self, table: Table, seat: int, text: str, note: str | None, conn: Connection, seq: int | None = None
@@ -641,7 +735,7 @@ class TableManager:
                     s = table.session
                     if table.computer_to_act():
                         try:
-                            await asyncio.to_thread(s.computer_step)
+                            await self.thinker.computer_step(s)
                         except Exception as exc:  # an agent's bug must not take the server down
                             log.exception("computer player failed in game %s", table.game_id)
                             table.failure = f"the computer player failed: {exc}"
@@ -656,12 +750,12 @@ class TableManager:
                     if self._wants_auto_suggestion(table):
                         roles = table.roles()
                         assert roles is not None
-                        with contextlib.suppress(GinRummyError, ImportError):
-                            advice = await asyncio.to_thread(s.hint, roles["sitter"])
+                        with contextlib.suppress(GinRummyError, ImportError, ValueError):
+                            advice = await self.thinker.hint(s, roles["sitter"])
                             table.suggestion = {
                                 "from": roles["sitter"],
-                                "action": str(advice.best),
-                                "text": str(getattr(advice, "why", "") or ""),
+                                "action": advice["best"],
+                                "text": advice["why"],
                             }
                             table.broadcast()
                     table.driver = None
