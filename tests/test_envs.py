@@ -218,8 +218,8 @@ def test_hand_rewards_are_zero_sum_points(variant: str) -> None:
 
 @pytest.mark.parametrize("variant", ["classic", "hollywood", "three"])
 def test_game_rewards_add_up_to_the_final_margin(variant: str) -> None:
-    env = make_aec(variant, episode="game", game_target=25, hollywood_target=25) if variant == "hollywood" else None
-    env = env or make_aec(variant, episode="game", game_target=25)
+    target = {"hollywood_target": 25} if variant == "hollywood" else {"game_target": 25}
+    env = make_aec(variant, episode="game", **target)
     env.reset(seed=4)
     totals, _, results = _random_play(env, 4)
     st = env.match.state
