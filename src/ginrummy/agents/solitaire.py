@@ -449,6 +449,14 @@ class SoloRules:
         """The expected value of ending now with ``n`` unseen cards (C uniform on 0..n)."""
         return self.end_sum(event, deadwood, n) / (n + 1)
 
+    def gin_value(self, counted: float) -> float:
+        """The value of gin with a (possibly average) count C: linear in C, so it also gives the
+        average over counts."""
+        if self.objective == "win":
+            return 1.0
+        c = counted + (1 if self.count_includes_joker else 0)
+        return c if self.scoring == "basic" else c + self.gin_bonus
+
     def loss(self, deadwood: int) -> int:
         """The value when the joker comes first, holding ``deadwood``."""
         return 0 if self.objective == "win" else -deadwood
@@ -817,6 +825,38 @@ def hold_chance(outs: int, degrees: Mapping[int, int]) -> float:
     return s / (outs + len(degrees) + 1)
 
 
+def _count_after_first(specials: int, n: float) -> float:
+    """Expected count C when the first of ``specials`` special items (the joker one of them) among
+    ``n + 1`` equally likely places is not the joker: the items strictly between it and the joker."""
+    gap = max(0.0, (n + 1 - specials) / (specials + 1))  # expected other items between two specials
+    return (specials - 2) / 2 + specials / 2 * gap
+
+
+def hold_value(rules: SoloRules, outs: int, degrees: Mapping[int, int], n: int, dead: int) -> float:
+    """The two-draw hold model of :func:`hold_chance`, valued in the objective's units.
+
+    The first of the outs, the useful pair cards and the joker to come decides: the joker scores
+    the deadwood ``dead`` against the player; an out is gin with the average count between it and
+    the joker; a pair card leaves ``outs + degree`` outs, held the same way (its count from the
+    places left).  With ``objective=win`` this is :func:`hold_chance` exactly.
+
+    >>> r = SoloRules.of("solitaire", {"scoring": "none"})
+    >>> hold_value(r, 3, {}, 30, 12) == hold_chance(3, {})
+    True
+    """
+    specials = outs + len(degrees) + 1
+    total = float(rules.loss(dead))  # the joker first
+    if outs:
+        total += outs * rules.gin_value(_count_after_first(specials, n))
+    if degrees:
+        later = n - (n + 1) / (specials + 1)  # unseen cards left when the first special comes
+        for d in degrees.values():
+            k = outs + d
+            gin = rules.gin_value(_count_after_first(k + 1, later))
+            total += (k * gin + rules.loss(dead)) / (k + 1)
+    return total / specials
+
+
 @dataclass
 class _Rollouts:
     """Rollouts of the continuation policy (points): least deadwood discards, gin at once, a knock
@@ -824,7 +864,7 @@ class _Rollouts:
     scored exactly over every place of the joker (its place is independent of the cards before it)."""
 
     rules: SoloRules
-    knock_margin: float = 12.0
+    knock_margin: float = 16.0
 
     def run(self, hand: int, dead: int, order: Sequence[int]) -> float:
         """The sum over the n + 1 places of the joker of the value of continuing from ``hand`` (ten
@@ -906,7 +946,7 @@ def evaluate_actions(
     rollouts: int = 32,
     time_budget: float | None = None,
     seed: int = 0,
-    knock_margin: float = 12.0,
+    knock_margin: float = 16.0,
     shortlist: int = 4,
 ) -> PlanReport:
     """Estimate the value of every legal action of a solitaire position.
@@ -942,38 +982,42 @@ def evaluate_actions(
             values[a] = float(rules.loss(min_deadwood(h)))
         return PlanReport(_ranked(values))
     if rules.objective == "win":
-        return _evaluate_win(rules, hand, um, cont, values, shortlist)
+        model, notes = _evaluate_model(rules, hand, um, n, cont, shortlist)
+        values.update(model)
+        return PlanReport(_ranked(values), 0, notes)
     return _evaluate_points(rules, hand, unseen, cont, values, rollouts, time_budget, seed, knock_margin, shortlist)
 
 
-def _evaluate_win(
+def _evaluate_model(
     rules: SoloRules,
     hand: int,
     um: int,
+    n: int,
     cont: dict[Action, int],
-    values: dict[Action, float],
     shortlist: int,
-) -> PlanReport:
+) -> tuple[dict[Action, float], dict[str, Any]]:
+    """Every playing-on action's :func:`hold_value`: gin outs for all, the two-draw pairs for the
+    ``shortlist`` best; ties go to the better structure kept."""
     melded = _melded(hand)
-    scored = []
+    first = []
     for a, h in cont.items():
         outs = gin_outs(h, um).bit_count()
+        dead = min_deadwood(h)
         dropped = hand & ~h
         keep = _keep_value(dropped.bit_length() - 1, hand, um, melded) if dropped else 0.0
-        scored.append((outs, -keep, a, h))
-    scored.sort(key=lambda t: (-t[0], -t[1], t[2].id))
+        first.append((hold_value(rules, outs, {}, n, dead), -keep, outs, dead, a, h))
+    first.sort(key=lambda t: (-t[0], -t[1], t[4].id))
+    values: dict[Action, float] = {}
     notes: dict[str, Any] = {"outs": {}, "pairs": {}}
-    for i, (outs, negkeep, a, h) in enumerate(scored):
+    for i, (v, negkeep, outs, dead, a, h) in enumerate(first):
         if i < shortlist:
             deg = gin_pairs(h, um)
-            chance = hold_chance(outs, deg)
+            v = hold_value(rules, outs, deg, n, dead)
             notes["pairs"][str(a)] = sum(deg.values()) // 2
-        else:
-            chance = hold_chance(outs, {})
         notes["outs"][str(a)] = outs
         # Ties (and hands with nothing within two draws) go to the better structure kept.
-        values[a] = chance + 1e-6 * (100.0 + negkeep)
-    return PlanReport(_ranked(values), 0, notes)
+        values[a] = v + 1e-6 * (100.0 + negkeep)
+    return values, notes
 
 
 def _evaluate_points(
@@ -988,53 +1032,50 @@ def _evaluate_points(
     knock_margin: float,
     shortlist: int,
 ) -> PlanReport:
-    start = time.perf_counter()
+    """Discards by the hold model; a knock (or gin) that beats the best discard's model value is
+    checked against rollouts of playing on from the two best discards."""
     n = len(unseen)
     um = 0
     for c in unseen:
         um |= 1 << c
-    dead = {a: min_deadwood(h) for a, h in cont.items()}
-    keys = []
-    for a, h in cont.items():
-        keys.append((dead[a], -gin_outs(h, um).bit_count(), a.id, a))
-    keys.sort(key=lambda t: t[:3])
-    picked = [t[3] for t in keys[: max(4, shortlist)]]
-    # The discard that keeps the most gin outs is always rolled out too.
-    best_outs = min(keys, key=lambda t: (t[1], t[0], t[2]))[3]
-    if best_outs not in picked:
-        picked.append(best_outs)
-    hands = sorted({cont[a] for a in picked})
-    hdead = {h: min_deadwood(h) for h in hands}
-    rng = random.Random(seed)
-    sim = _Rollouts(rules, knock_margin)
-    sums = dict.fromkeys(hands, 0.0)
+    model, notes = _evaluate_model(rules, hand, um, n, cont, shortlist)
+    values.update(model)
+    ends = [a for a in values if a.kind in ("gin", "knock")]
+    best_play = max(model.values())
     done = 0
-    cards = list(unseen)
-    target = max(1, rollouts)
-    while True:
-        while done < target:
-            first = cards[done % n]
-            rest = [c for c in cards if c != first]
-            rng.shuffle(rest)
-            order = [first, *rest]
-            for h in hands:
-                sums[h] += sim.run(h, hdead[h], order)
-            done += 1
-        if time_budget is None or done >= 100_000:
-            break
-        spent = time.perf_counter() - start
-        if spent >= time_budget:
-            break
-        more = int((time_budget - spent) / (spent / done))
-        if more <= 0:
-            break
-        target = done + max(1, min(more, done))
-    for a, h in cont.items():
-        if h in sums:
-            values[a] = sums[h] / done / (n + 1)
-        else:
-            values[a] = float(rules.loss(dead[a])) - 1000.0  # not rolled out: ranked below the shortlist
-    return PlanReport(_ranked(values), done, {"rolled_out": [str(a) for a in picked]})
+    if ends and max(values[a] for a in ends) > best_play:
+        start = time.perf_counter()
+        top = sorted(model, key=lambda a: (-model[a], a.id))[:2]
+        hands = sorted({cont[a] for a in top})
+        hdead = {h: min_deadwood(h) for h in hands}
+        rng = random.Random(seed)
+        sim = _Rollouts(rules, knock_margin)
+        sums = dict.fromkeys(hands, 0.0)
+        cards = list(unseen)
+        target = max(1, rollouts)
+        while True:
+            while done < target:
+                first = cards[done % n]
+                rest = [c for c in cards if c != first]
+                rng.shuffle(rest)
+                order = [first, *rest]
+                for h in hands:
+                    sums[h] += sim.run(h, hdead[h], order)
+                done += 1
+            if time_budget is None or done >= 100_000:
+                break
+            spent = time.perf_counter() - start
+            if spent >= time_budget:
+                break
+            more = int((time_budget - spent) / (spent / done))
+            if more <= 0:
+                break
+            target = done + max(1, min(more, done))
+        for a in top:
+            rolled = sums[cont[a]] / done / (n + 1)
+            notes.setdefault("rollouts", {})[str(a)] = rolled
+            values[a] = max(values[a], rolled)
+    return PlanReport(_ranked(values), done, notes)
 
 
 # --- Agents -------------------------------------------------------------------------------------
@@ -1088,7 +1129,7 @@ class PlannerAgent(Agent):
         rollouts: int = 32,
         time_budget: float | None = None,
         objective: str = "auto",
-        knock_margin: float = 12.0,
+        knock_margin: float = 16.0,
         shortlist: int = 4,
     ) -> None:
         if variant not in SOLO_VARIANTS:
