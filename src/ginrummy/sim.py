@@ -12,7 +12,12 @@ number of workers and whatever order the workers finish in.
   ``exact=True`` a solitaire hand is scored by its exact expectation over the joker's place: the
   deal is played with the joker moved to the bottom, and since the joker's place is independent of
   the play before it, the outcome for every place follows from that one line of play (see
-  ``docs/strength.md``); the win rate is then the expected chance of gin.
+  ``docs/strength.md``); the win rate is then the chance of winning the hand (gin with
+  ``scoring=none``, else scoring any points) and the points the expected net points.
+
+A solitaire hand is won when the player scores (gin, or a knock the Joker does not undercut; gin
+with ``scoring=none``); its points are the player's minus the Joker's.  A table hand is won by the
+seat that scores; its points are that seat's.
 
 >>> res = simulate(SimJob("solitaire", ("greedy",), hands=4, seed=1, options={"scoring": "none"}), workers=1)
 >>> res.rows[0].agent, res.rows[0].hands
@@ -201,6 +206,15 @@ class SoloLine:
             return float(_points(rules, event, above - k, dead)), win
         return float(_points(rules, "joker", 0, self.deadwood[above])), 0.0
 
+    def win_rate(self, rules: Any) -> float:
+        """The chance that the player wins the hand over every place of the joker: gin with
+        ``scoring=none``, else scoring any points."""
+        wins = 0.0
+        for j in range(self.slots):
+            p, g = self.outcome(rules, j)
+            wins += g if rules.scoring == "none" else float(p > 0)
+        return wins / self.slots
+
     def expected(self, rules: Any) -> tuple[float, float]:
         """(expected points, chance of gin) over every place of the joker."""
         n = self.slots
@@ -261,12 +275,12 @@ def solo_line(variant: str, options: Mapping[str, Any], agent: Agent, deck: Sequ
 
 
 # --- playing one deal ----------------------------------------------------------------------------
-_AGENTS: dict[tuple[str, str, int], Agent] = {}
+_AGENTS: dict[tuple[str, str, int, int], Agent] = {}
 
 
 def _agent(job: SimJob, position: int) -> Agent:
     spec = job.specs[position]
-    key = (str(spec), job.variant, job.seed)
+    key = (str(spec), job.variant, job.seed, position)
     ag = _AGENTS.get(key)
     if ag is None:
         ag = spec.make(job.variant, agent_seed(job.seed, position))
@@ -295,7 +309,9 @@ def play_deal(job: SimJob, index: int) -> list[DealOutcome]:
         if job.variant in SOLO and job.exact:
             agent = _agent(job, seating[0])
             line = solo_line(job.variant, job.options, agent, deck)
-            pts, win = line.expected(_points_rules(job.variant, job.options))
+            rules = _points_rules(job.variant, job.options)
+            pts, _gin = line.expected(rules)
+            win = line.win_rate(rules)
             out.append(DealOutcome(index, seating, (pts,), (win,), "exact", line.decisions, time.perf_counter() - t0))
             continue
         st = State.new(job.variant, dict(job.options))
@@ -408,7 +424,7 @@ class SimResult:
     def table(self) -> str:
         """A plain-text table of the rows."""
         solo = self.job.variant in SOLO
-        win_head = "gin chance" if solo and self.job.exact else "win rate"
+        win_head = "win rate"
         pts_head = "net points/hand" if solo else "points/hand"
         head = ["agent", "hands", win_head, "95% CI", pts_head, "95% CI"]
         if not solo:
