@@ -11,10 +11,15 @@ uniformly random order of the ``n`` unseen cards with the joker at a uniformly r
 * along any sequence of play the joker's place is independent of the cards drawn before it, so a
   rollout (one order of the unseen cards) is scored exactly over every place of the joker at once.
 
-The ``planner`` (stateless: everything comes from the observation) scores each discard by the
-exact expectation over the next card (gin, knock, or the joker next) and continues with rollouts of
-a fast greedy policy, common random numbers for every candidate, until its time budget is spent.
-It plays for the chance of gin (``scoring=none``) or for expected points (scored modes).
+The ``planner`` (stateless: everything comes from the observation) values ending now exactly and
+each discard by a *hold model* of its gin profile: the unseen cards that make gin on the next draw
+(counted exactly: the chance of gin next is ``outs / (n + 1)``) and, for its shortlist, every pair
+of unseen cards that makes gin within two draws; the first of those cards or the joker to come
+decides (:func:`hold_chance`, :func:`hold_value`).  It plays for the chance of gin
+(``scoring=none``, or ``objective=win``) or for expected points (the scored modes, where the
+model weighs gin against the deadwood the joker would score).  A knock that beats the model is
+checked against rollouts of playing on (stratified over the next card, common to the candidates,
+each scored exactly over every place of the joker).  A decision takes a few milliseconds.
 
 The ``clairvoyant`` knows the deck order and the joker's place.  It is an analysis tool, never a
 player: it must be given the deal (``clairvoyant_value``, ``clairvoyant_line`` or a
@@ -26,7 +31,8 @@ Fast meld primitives used here (exact, checked against :mod:`ginrummy.melds` in 
 
 * :func:`melded_sizes`: the sizes of every all-melded subset of a card set (as a bit mask);
 * :func:`has_gin10`: whether ten of the cards can form a gin hand;
-* :func:`min_deadwood_of_ten`: the least deadwood of any ten cards of a set.
+* :func:`min_deadwood_of_ten`: the least deadwood of any ten cards of a set;
+* :func:`gin_outs` and :func:`gin_pairs`: the cards, and pairs of cards, that complete a gin.
 
 >>> from ginrummy.cards import CardSet
 >>> has_gin10(int(CardSet.parse("2c 3c 4c 7h 7d 7s 9s Ts Js Qs Kd Ah")))
@@ -60,13 +66,18 @@ __all__ = [
     "SOLO_VARIANTS",
     "ClairvoyantAgent",
     "ClairvoyantResult",
+    "PlanReport",
     "PlannerAgent",
     "SoloRules",
     "advise_solitaire",
     "clairvoyant_line",
     "clairvoyant_value",
     "evaluate_actions",
+    "gin_outs",
+    "gin_pairs",
     "has_gin10",
+    "hold_chance",
+    "hold_value",
     "melded_sizes",
     "min_deadwood_of_ten",
 ]
@@ -953,17 +964,18 @@ def evaluate_actions(
 
     Ending now (gin, big gin, knock) is valued exactly: the count C is uniform on 0..n.
 
-    Playing on, for the chance of gin (``objective=win``): every discard's gin outs are counted
-    exactly (the chance of gin on the next draw is ``outs / (n + 1)``); the ``shortlist`` best by
-    outs (then by the structure of the unmatched cards) also get the two-draw search: every pair of
-    unseen cards that completes a gin.  The value is :func:`hold_chance` of that profile, ties
-    broken by the structure of what is kept.
+    Playing on (a discard, or the opening ``draw``): every candidate's gin outs are counted exactly
+    (the chance of gin on the next draw is ``outs / (n + 1)``), and the ``shortlist`` best also get
+    the two-draw search, every pair of unseen cards that completes a gin.  The value is
+    :func:`hold_value` of that profile (the chance of gin, or expected points weighing gin against
+    the deadwood the joker would score); ties go to the better structure kept.
 
-    Playing on, for points: ``rollouts`` orders of the unseen cards, the same for every candidate,
-    stratified so that each unseen card comes first equally often (the next draw is averaged
-    exactly when ``rollouts`` is a multiple of n), played by the continuation policy and each scored
-    exactly over every place of the joker.  The ``shortlist`` (at least 4) discards of least
-    deadwood and most gin outs are rolled out; the others keep the value of the joker coming next.
+    Knocks (and gin) that beat the best model value are checked against ``rollouts`` orders of the
+    unseen cards, the same for the two best discards, stratified so that each unseen card comes
+    first equally often (the next draw is averaged exactly when ``rollouts`` is a multiple of n),
+    played on by the continuation policy (least deadwood, gin at once, a knock worth more than
+    ``knock_margin`` on average) and each scored exactly over every place of the joker; a rolled-out
+    discard is worth the better of its two estimates.
     With ``time_budget`` (seconds) rollouts continue in rounds while time remains.
     """
     n = len(unseen)
