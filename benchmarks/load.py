@@ -150,6 +150,28 @@ def start_server(data_dir: str) -> tuple[subprocess.Popen[str], str]:
     return proc, f"ws://{m.group(1)}/ws"
 
 
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """CPU time (user + system) of a process, and of its children still running (Linux /proc)."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    own = children = 0.0
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            used = (int(fields[11]) + int(fields[12])) / tick
+            if p == pid:
+                own = used
+            else:
+                children += used
+            with open(f"/proc/{p}/task/{p}/children") as f:
+                todo += [int(c) for c in f.read().split()]
+        except (OSError, ValueError, IndexError):
+            continue
+    return own, children
+
+
 def loopback_only(url: str) -> str:
     host = urlsplit(url).hostname or ""
     try:
@@ -161,8 +183,11 @@ def loopback_only(url: str) -> str:
     return url
 
 
-async def main_async(args: argparse.Namespace, url: str) -> dict[str, Any]:
+async def main_async(args: argparse.Namespace, url: str, server_pid: int | None = None) -> dict[str, Any]:
     t = Totals()
+    if server_pid:
+        await asyncio.sleep(3)  # let the worker processes finish starting
+    cpu0 = cpu_seconds(server_pid) if server_pid else (0.0, 0.0)
     variants = ["solitaire", "classic"] if args.variant == "mixed" else [args.variant]
     deadline = time.monotonic() + args.duration
     players = [
@@ -176,6 +201,9 @@ async def main_async(args: argparse.Namespace, url: str) -> dict[str, Any]:
         task.cancel()
         t.errors.append("client still running at the hard time limit")
     elapsed = time.perf_counter() - start
+    cpu1 = cpu_seconds(server_pid) if server_pid else (0.0, 0.0)
+    server_cpu = cpu1[0] - cpu0[0] if server_pid else None
+    worker_cpu = cpu1[1] - cpu0[1] if server_pid else None
     lat_ms = [x * 1000 for x in t.latencies]
     return {
         "clients": args.clients,
@@ -195,6 +223,10 @@ async def main_async(args: argparse.Namespace, url: str) -> dict[str, Any]:
             "max": round(max(lat_ms), 2) if lat_ms else None,
             "mean": round(statistics.fmean(lat_ms), 2) if lat_ms else None,
         },
+        "server_cpu_seconds": None if server_cpu is None else round(server_cpu, 2),
+        "worker_cpu_seconds": None if worker_cpu is None else round(worker_cpu, 2),
+        "server_cpu_ms_per_request": round(1000 * server_cpu / len(lat_ms), 2) if server_cpu and lat_ms else None,
+        "load_average": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
         "errors": len(t.errors),
         "error_samples": sorted(set(t.errors))[:5],
     }
@@ -221,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             proc, url = start_server(data_dir)
         try:
-            report = asyncio.run(main_async(args, url))
+            report = asyncio.run(main_async(args, url, proc.pid if proc is not None else None))
         finally:
             if proc is not None:
                 proc.terminate()
@@ -239,6 +271,12 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(f"  {report['actions_per_second']} actions/s ({report['requests_per_second']} requests/s)")
         print(f"  latency ms: p50 {lat['p50']}  p90 {lat['p90']}  p99 {lat['p99']}  max {lat['max']}")
+        if report["server_cpu_seconds"] is not None:
+            print(
+                f"  server CPU: {report['server_cpu_seconds']} s ({report['server_cpu_ms_per_request']} ms a request), "
+                f"computer players' workers {report['worker_cpu_seconds']} s; "
+                f"load average {report['load_average']:.1f} on {os.cpu_count()} cores"
+            )
         print(f"  errors: {report['errors']}" + (f"  e.g. {report['error_samples']}" if report["errors"] else ""))
     return 0 if report["errors"] == 0 else 1
 

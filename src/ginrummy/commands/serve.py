@@ -96,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
         app,
         log_level=args.log_level,
         ws_max_size=16 * 1024,  # the protocol's limit is 4 KiB; bigger frames are refused outright
+        ws_per_message_deflate=False,  # messages are small; compressing each costs more CPU than it saves
         ws_ping_interval=20,
         ws_ping_timeout=20,
         lifespan="on",

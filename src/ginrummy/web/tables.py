@@ -352,53 +352,80 @@ class Table:
 
 
 class Saver:
-    """Writes changed games to the store in the background, one at a time, newest state only."""
+    """Writes changed games to the store in the background, one at a time, newest state only.
 
-    def __init__(self, store: Store) -> None:
+    Bursts coalesce: a game changed ten times while others were being written is written once.
+    Moments that matter are written first (a game created or joined, a deal, the end of a hand:
+    the commitment shown for the next deal must survive a crash).  Between writes the saver
+    pauses ``pace`` seconds so that, under heavy load, saving never crowds out play; a flush
+    (shutting down) writes everything at once.
+    """
+
+    def __init__(self, store: Store, pace: float = 0.01) -> None:
         self.store = store
+        self.pace = pace
         self.dirty: dict[str, Table] = {}
+        self.urgent: set[str] = set()
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
+        self._hurry = False
         self._task: asyncio.Task[None] | None = None
         self.errors = 0
+        self.saves = 0
 
     def start(self) -> None:
         # Fresh primitives for the running event loop (an app may be started more than once).
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
+        self._hurry = False
         if self.dirty:
             self._wake.set()
         else:
             self._idle.set()
         self._task = asyncio.create_task(self._run())
 
-    def mark(self, table: Table) -> None:
+    def mark(self, table: Table, urgent: bool = False) -> None:
         self.dirty[table.game_id] = table
+        if urgent:
+            self.urgent.add(table.game_id)
         self._idle.clear()
         self._wake.set()
+
+    def _next(self) -> str:
+        for game_id in self.urgent:
+            if game_id in self.dirty:
+                self.urgent.discard(game_id)
+                return game_id
+        self.urgent.clear()
+        return next(iter(self.dirty))
 
     async def _run(self) -> None:
         while True:
             await self._wake.wait()
             self._wake.clear()
             while self.dirty:
-                game_id = next(iter(self.dirty))
+                game_id = self._next()
                 table = self.dirty.pop(game_id)
                 async with table.lock:
                     snap = _Snapshot(table.session)
                 try:
                     await asyncio.to_thread(self.store.save_game, game_id, cast(Session, snap))
+                    self.saves += 1
                 except (StoreError, GinRummyError, OSError) as exc:  # keep serving; report it
                     self.errors += 1
                     log.error("could not save game %s: %s", game_id, exc)
+                if self.dirty and self.pace and not self._hurry and not self.urgent:
+                    await asyncio.sleep(self.pace)
             self._idle.set()
 
     async def flush(self) -> None:
         """Wait until every change made so far is on disk."""
         if self.dirty:
+            self._hurry = True
             self._idle.clear()
             self._wake.set()
         await self._idle.wait()
+        self._hurry = False
 
     async def stop(self) -> None:
         await self.flush()
@@ -502,7 +529,7 @@ class TableManager:
         token = self.book.add_token(game_id, 0)
         table = Table(game_id, session, kind=kind, invite=invite, hints=hints, claimed={0})
         self.tables[game_id] = table
-        self.saver.mark(table)
+        self.saver.mark(table, urgent=True)
         return table, 0, token
 
     async def join(self, invite: str, seat: int | None, name: str | None) -> tuple[Table, int, str]:
@@ -525,7 +552,7 @@ class TableManager:
             table.claimed.add(seat)
             if name and not table.session.state.logs:
                 table.session.state.players[seat] = name  # names are fixed once the first hand is dealt
-            self.saver.mark(table)
+            self.saver.mark(table, urgent=True)
             table.broadcast()
         return table, seat, token
 
@@ -667,7 +694,7 @@ class TableManager:
                 table.suggestion = None
                 table.failure = None
                 s.start_hand()
-            self._changed(table, conn, seq)
+            self._changed(table, conn, seq, urgent=True)
 
     async def hint(self, table: Table, seat: int) -> dict[str, Any]:
         async with table.lock:
@@ -705,9 +732,11 @@ class TableManager:
             table.suggestion = {"from": seat, "action": action, "text": note or ""}
             table.broadcast(conn, seq)
 
-    def _changed(self, table: Table, acting: Connection | None = None, seq: int | None = None) -> None:
+    def _changed(
+        self, table: Table, acting: Connection | None = None, seq: int | None = None, urgent: bool = False
+    ) -> None:
         table.last_seen = time.monotonic()
-        self.saver.mark(table)
+        self.saver.mark(table, urgent=urgent or table.session.state.is_hand_over)
         table.broadcast(acting, seq)
         self._kick(table)
 
@@ -744,7 +773,7 @@ class TableManager:
                             return
                         table.suggestion = None
                         table.last_seen = time.monotonic()
-                        self.saver.mark(table)
+                        self.saver.mark(table, urgent=s.state.is_hand_over)
                         table.broadcast()
                         continue
                     if self._wants_auto_suggestion(table):
