@@ -292,8 +292,25 @@ def test_start_screen_starts_a_game_with_options(tmp_path: Path) -> None:
             assert game.session.state.options.game_target == 150  # type: ignore[union-attr]
             await pilot.press("escape")
             await pilot.pause()
+            start = app.screen
+            assert isinstance(start, StartScreen)
+            start.variant = "three"
+            await start.rebuild_variant()
+            start.query_one(f"#name-{start._build}-1").value = "Ada"  # type: ignore[attr-defined]
+            start.query_one("#name").value = "Bo"  # type: ignore[attr-defined]
+            await pilot.press("ctrl+n")
+            await pilot.pause()
+            game = app.screen
+            assert isinstance(game, GameScreen)
+            assert game.session.state.players == ["Bo", "Ada", "Expert"]
+            assert game.session.seats == ["human", "expert", "expert"]
+            await pilot.press("escape")
+            await pilot.pause()
             assert isinstance(app.screen, StartScreen)
             # a bad option is named and nothing starts
+            start.variant = "solitaire"
+            await start.rebuild_variant()
+            await start.build_options()
             box = app.screen.query_one(f"#opt-{start._build}-game_target")
             box.value = "0"  # type: ignore[attr-defined]
             await pilot.press("ctrl+n")

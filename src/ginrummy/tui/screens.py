@@ -242,7 +242,8 @@ class StartScreen(Screen[None]):
                             id=f"seat-{b}-{i}",
                             compact=True,
                         ),
-                        classes="row",
+                        Input(placeholder="name (optional)", id=f"name-{b}-{i}", max_length=20, compact=True),
+                        classes="row seat",
                     )
                 )
         await seats.mount_all(rows)
@@ -328,10 +329,33 @@ class StartScreen(Screen[None]):
         name = self.query_one("#name", Input).value.strip() or "You"
         return given, seats, name
 
+    def opponent_names(self, seats: list[str], name: str) -> list[str]:
+        """Display names: the ones typed, else the defaults (the level, numbered when repeated)."""
+        players = default_players(self.variant, seats, name)
+        if self.variant in SOLO:
+            return players
+        for i in range(1, len(seats)):
+            typed = self.query_one(f"#name-{self._build}-{i}", Input).value.strip()
+            players[i] = typed or seats[i].capitalize()
+        seen: set[str] = set()
+        for i, p in enumerate(players):
+            label, n = p, 2
+            while label in seen:
+                label, n = f"{p} {n}", n + 1
+            players[i] = label
+            seen.add(label)
+        return players
+
     def action_start(self) -> None:
         try:
             given, seats, name = self.chosen()
-            session = make_session(self.variant, options=given, seats=seats, name=name, deal_seed=_app(self).deal_seed)
+            session = make_session(
+                self.variant,
+                options=given,
+                seats=seats,
+                players=self.opponent_names(seats, name),
+                deal_seed=_app(self).deal_seed,
+            )
         except GinRummyError as exc:
             self.notify(str(exc), title="Cannot start", severity="error")
             return
@@ -1286,7 +1310,3 @@ class StoreErrorScreen(Screen[None]):
             app.play_without_saving()
         else:
             app.exit(1)
-
-
-def players_for(variant: str, seats: list[str], name: str) -> list[str]:
-    return default_players(variant, seats, name)
