@@ -27,6 +27,7 @@ from .actions import ACTIONS, BIG_GIN, DISCARD, DRAW, GIN, KNOCK, KNOCK_NO_DISCA
 from .cards import JOKER, Card, CardSet, ShuffleStream, format_cards, full_pack, new_seed, shuffled
 from .errors import IllegalAction, OptionError, RecordError
 from .melds import (
+    Arrangement,
     best_arrangement,
     best_defense,
     best_discards,
@@ -685,7 +686,7 @@ class State:
             self._solo_draw()
             return
         event = "big-gin" if k == "gin" and act.card is None and self.phase == Phase.DISCARD else k
-        self._solo_end(event)
+        self._solo_end(event, act.melds)
 
     def _solo_draw(self) -> None:
         card = self.stock.pop()
@@ -696,12 +697,17 @@ class State:
         self.hands[0] |= 1 << card
         self.phase = Phase.DISCARD
 
-    def _solo_end(self, event: str) -> None:
+    def _solo_end(self, event: str, declared: tuple[tuple[Card, ...], ...] | None = None) -> None:
         """Rules 3.5-3.8 and 4.3-4.6: count down to the joker and score."""
         opts = self.options
         assert isinstance(opts, (SolitaireOptions, GinSolitaireOptions))
         scoring = opts.scoring if isinstance(opts, SolitaireOptions) else "knock"
-        d = min_deadwood(self.hands[0])
+        if declared is not None:  # rule 0.8: a declared arrangement's deadwood is the one scored
+            used = sum(1 << c for m in declared for c in m)
+            arr = Arrangement(tuple(declared), tuple(CardSet(self.hands[0] & ~used)))
+        else:
+            arr = best_arrangement(self.hands[0])
+        d = arr.deadwood
         counted_cards: tuple[Card, ...] = ()
         counted = None
         if event != "joker":
@@ -709,7 +715,6 @@ class State:
             counted_cards = tuple(reversed(self.stock[len(self.stock) - pos :]))
             counted = pos + (1 if opts.count_includes_joker else 0)
         result, p, j = solitaire_points(event, counted=counted or 0, deadwood=d, scoring=scoring, **self._bonuses())
-        arr = best_arrangement(self.hands[0])
         if scoring == "none":
             winner: int | None = 1 if event == "joker" else 0
         else:

@@ -119,7 +119,8 @@ def _solo(state: State, seat: int, obs: dict[str, Any]) -> None:
     unseen = CardSet(((1 << 52) - 1) & ~state.hands[0] & ~sum(1 << c for c in known_out))
     if state.hand_result is not None:
         unseen = CardSet(unseen & ~sum(1 << c for c in state.hand_result.counted_cards))
-    obs["unseen"] = [str(c) for c in unseen]
+    if seat == 0:  # the Joker's seat gets no complement of the hand (it would name the player's cards)
+        obs["unseen"] = [str(c) for c in unseen]
     obs["deck_size"] = len(state.stock)
     above = len(unseen) if state.hand_result is None else 0
     obs["cards_above_joker_max"] = above

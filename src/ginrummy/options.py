@@ -77,7 +77,8 @@ class TableOptions(_Base):
     spades_double: bool = field(default=False, metadata=_doc("Oklahoma: a spade upcard doubles the hand's score"))
     hollywood_target: int = field(default=100, metadata=_doc("Hollywood: points that close each of the three games"))
     knocker_arrangement: Literal["auto", "choose"] = field(
-        default="auto", metadata=_doc("auto spreads an optimal arrangement; choose lets the knocker declare one")
+        default="auto",
+        metadata=_doc("front ends: auto spreads an optimal arrangement; choose lets a person declare one"),
     )
 
 
@@ -105,7 +106,8 @@ class ThreeOptions(_Base):
         default="double_game_bonus", metadata=_doc("with end_bonuses: what a shutout is worth")
     )
     knocker_arrangement: Literal["auto", "choose"] = field(
-        default="auto", metadata=_doc("auto spreads an optimal arrangement; choose lets the knocker declare one")
+        default="auto",
+        metadata=_doc("front ends: auto spreads an optimal arrangement; choose lets a person declare one"),
     )
 
 
@@ -160,6 +162,14 @@ _CLASSES: dict[str, type[_Base]] = {
 # Defaults that differ by variant (rule book 1b.3, 1b.4).
 _VARIANT_DEFAULTS: dict[str, dict[str, Any]] = {"oklahoma": {"spades_double": True, "game_target": 150}}
 
+# The two-player games share one options class; these names mean nothing in the variant named,
+# so they are refused there like any unknown option (rules 1b.1, 1c.1, 1c.4).
+_NOT_IN: dict[str, frozenset[str]] = {
+    "classic": frozenset({"oklahoma_ace", "spades_double", "hollywood_target"}),
+    "oklahoma": frozenset({"knock_limit", "hollywood_target"}),
+    "hollywood": frozenset({"oklahoma_ace", "spades_double", "game_target"}),
+}
+
 PRESETS: dict[str, dict[str, Any]] = {
     "modern": {},
     "classic": {"gin_bonus": 20, "undercut_bonus": 10, "box_bonus": 20},
@@ -188,7 +198,7 @@ def options_for(variant: str, given: Mapping[str, Any] | Options | None = None) 
     if isinstance(given, _Base):
         if not isinstance(given, cls):
             raise OptionError(f"{type(given).__name__} are not options of {variant}")
-        given = dataclasses.asdict(given)
+        given = {k: v for k, v in dataclasses.asdict(given).items() if k not in _NOT_IN.get(variant, frozenset())}
     values: dict[str, Any] = dict(_VARIANT_DEFAULTS.get(variant, {}))
     given = dict(given or {})
     preset = given.pop("preset", None)
@@ -197,7 +207,7 @@ def options_for(variant: str, given: Mapping[str, Any] | Options | None = None) 
             raise OptionError(f"unknown preset {preset!r} for {variant}; choose one of {', '.join(PRESETS)}")
         values.update(PRESETS[preset])
     hints = _hints(cls)
-    names = set(hints)
+    names = set(hints) - _NOT_IN.get(variant, frozenset())
     for name, value in given.items():
         if name not in names:
             raise OptionError(f"unknown option {name!r} for {variant}; options are {', '.join(sorted(names))}")
@@ -246,6 +256,8 @@ def option_help(variant: str) -> list[tuple[str, Any, str, tuple[Any, ...]]]:
     hints = get_type_hints(type(default))
     out = []
     for f in fields(default):
+        if f.name in _NOT_IN.get(variant, frozenset()):
+            continue
         hint = hints[f.name]
         allowed: tuple[Any, ...] = get_args(hint) if get_args(hint) else ((True, False) if hint is bool else ())
         out.append((f.name, getattr(default, f.name), str(f.metadata.get("doc", "")), allowed))
