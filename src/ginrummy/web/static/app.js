@@ -109,6 +109,11 @@
     while (node.firstChild) node.removeChild(node.firstChild);
     return node;
   }
+  /** Replace a node's children, skipping null/false entries. */
+  function fill(node, ...children) {
+    clear(node).append(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+    return node;
+  }
   function rankOf(card) {
     return card[0];
   }
@@ -423,7 +428,8 @@
     }
     const link = `${location.origin}/join/${t.invite}`;
     const input = el("input", { id: "invite-link", readonly: true, value: link, "aria-label": "Invitation link" });
-    clear(box).append(
+    fill(
+      box,
       el("p", {}, el("strong", {}, "Invite your friends: "), "send them this link. Each link opens a free seat."),
       input,
       " ",
@@ -664,6 +670,7 @@
       box.append(node);
     });
     if (!hand.length) box.append(el("p", {}, o.phase === "deal" ? "" : "You hold no cards this hand."));
+    if (S.table && S.table.seats[S.seat]) fill($("you-badges"), seatBadges(S.seat));
     const dw = o.deadwood;
     $("deadwood").textContent = dw === undefined ? "" : `Deadwood: ${dw}`;
     const melds = $("melds");
@@ -773,7 +780,8 @@
     }
     const list = el("ol", {});
     (h.ranked || []).slice(0, 5).forEach(([a, v]) => list.append(el("li", {}, richText(`${a}: ${v}`))));
-    clear(box).append(
+    fill(
+      box,
       el("strong", {}, "Hint: "),
       ...richText(h.best),
       h.why ? el("p", {}, ...richText(h.why)) : null,
@@ -814,7 +822,8 @@
       else if (pick) buttons.append(sbtn(`discard ${pick}`, suggest), sbtn(`knock ${pick}`, suggest), sbtn(`gin ${pick}`, suggest));
       else buttons.append(el("span", {}, "Choose one of the captain's cards to suggest a discard."));
     } else buttons.append(el("span", {}, "You can suggest when the captain is to act."));
-    clear(box).append(
+    fill(
+      box,
       el("h3", {}, "You are the sitter: the captain's hand"),
       cards,
       el("p", {}, "The captain decides; your suggestion is shown to the captain only."),
@@ -840,7 +849,8 @@
       box.hidden = true;
       return;
     }
-    clear(box).append(
+    fill(
+      box,
       el("strong", {}, `${name(sug.from)} (sitter) suggests: `),
       ...richText(sug.action),
       sug.text ? el("span", {}, " — ", sug.text) : null,
@@ -1138,12 +1148,12 @@
     try {
       const r = await fetch("/api/stats");
       if (r.status === 403) {
-        clear(box).append(el("p", {}, "Statistics are shown on the computer that runs the server."));
+        fill(box, el("p", {}, "Statistics are shown on the computer that runs the server."));
         return;
       }
       data = await r.json();
     } catch (e) {
-      clear(box).append(el("p", {}, "Could not load the statistics."));
+      fill(box, el("p", {}, "Could not load the statistics."));
       return;
     }
     clear(box);
