@@ -972,6 +972,8 @@ class GameScreen(Screen[None]):
         self.app.call_from_thread(self._analysis_done, analysis)
 
     def _analysis_done(self, analysis: dict[str, Any] | None) -> None:
+        if not self.is_attached:
+            return  # the person left the table meanwhile; the analysis is filed all the same
         if analysis is None:
             self.message = "(No analysis available.)"
         else:
