@@ -60,6 +60,13 @@ TABLE = ("classic", "oklahoma", "hollywood", "three")
 SOLO = ("solitaire", "gin-solitaire")
 
 
+def _verb(name: str, verb: str) -> str:
+    """``knocks`` after a name, ``knock`` after "You" (the default name of a person's seat)."""
+    if name != "You":
+        return verb
+    return "go" if verb == "goes" else verb[:-1]
+
+
 class Phase:
     DEAL = "deal"  # waiting for the next deal (a chance node)
     UPCARD = "upcard"  # rule 1.4: take or pass the first upcard
@@ -586,23 +593,26 @@ class State:
         winner = knocker if kp else defender if dp else None
         kn, dn = self.players[knocker], self.players[defender]
         lines = [
-            f"{kn} {'goes big gin' if big else 'goes gin' if gin else 'knocks'}: "
-            + " ".join(format_cards(m) for m in kmelds)
-            + (f", deadwood {format_cards(kun)} = {dk}" if kun else ""),
-            f"{dn} spreads "
+            f"{kn} {_verb(kn, 'goes')} {'big gin' if big else 'gin' if gin else ''}".rstrip()
+            if gin
+            else f"{kn} {_verb(kn, 'knocks')}",
+            f"{dn} {_verb(dn, 'spreads')} "
             + (" ".join(format_cards(m) for m in dmelds) or "no melds")
-            + (f", lays off {format_cards(dlaid)}" if dlaid else "")
+            + (f", {_verb(dn, 'lays')} off {format_cards(dlaid)}" if dlaid else "")
             + f", deadwood {format_cards(dun) or '-'} = {dd}",
         ]
+        lines[0] += (
+            ": " + " ".join(format_cards(m) for m in kmelds) + (f", deadwood {format_cards(kun)} = {dk}" if kun else "")
+        )
         if result == "undercut":
-            lines.append(f"Undercut: {dn} scores {dk} - {dd} + {opts.undercut_bonus} bonus = {dp}")
+            lines.append(f"Undercut: {dn} {_verb(dn, 'scores')} {dk} - {dd} + {opts.undercut_bonus} bonus = {dp}")
         elif result == "knock" and kp:
-            lines.append(f"{kn} scores {dd} - {dk} = {kp}")
+            lines.append(f"{kn} {_verb(kn, 'scores')} {dd} - {dk} = {kp}")
         elif result == "knock":
             lines.append("Equal counts: nobody scores")
         else:
             bonus = opts.big_gin_bonus if big else opts.gin_bonus
-            lines.append(f"{kn} scores {dd} + {bonus} {'big gin' if big else 'gin'} bonus = {kp}")
+            lines.append(f"{kn} {_verb(kn, 'scores')} {dd} + {bonus} {'big gin' if big else 'gin'} bonus = {kp}")
         if mult == 2 and (kp or dp):
             lines.append(f"Spades double (the upcard was {self.upcard}): {max(kp, dp) * 2}")
         self._finish(

@@ -25,7 +25,7 @@ from .errors import GinRummyError, IllegalAction
 from .fair import commitment, fresh_commitment
 from .options import Options
 
-__all__ = ["Session", "HUMAN", "SESSION_FORMAT"]
+__all__ = ["HUMAN", "SESSION_FORMAT", "Session"]
 
 HUMAN = "human"
 SESSION_FORMAT = "ginrummy-session/1"
@@ -82,6 +82,7 @@ class Session:
                 digest = hashlib.sha256(f"ginrummy-session-seed:{self.deal_seed}:{n}".encode()).digest()
                 seed = int.from_bytes(digest, "big")
                 self._pending = (seed, commitment(n, seed))
+            self._changed()  # the commitment is shown now: save its seed before anyone sees it
         return self._pending[1]
 
     def start_hand(self) -> None:
@@ -109,6 +110,17 @@ class Session:
 
     def act(self, seat: int, action: Action | str | int) -> None:
         """A person's action for ``seat``; rejected (nothing changes) if it is not that seat's turn."""
+        act = action if isinstance(action, Action) else None
+        if act is None and isinstance(action, str):
+            act = Action.parse(action)
+        if act is not None and act.kind == "layoff":
+            # Explicit layoffs come from the defender after a knock, when nobody is "to act".
+            result = self.state.hand_result
+            if result is None or result.knocker in (None, seat) or seat not in self.state.active_seats:
+                raise IllegalAction(f"seat {seat} is not the defender: no layoff")
+            self.state.apply(act)
+            self._changed()
+            return
         if self.state.current_player != seat:
             who = self.state.current_player
             raise IllegalAction(f"it is not seat {seat}'s turn" + ("" if who is None else f" (seat {who} is to act)"))

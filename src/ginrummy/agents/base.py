@@ -15,7 +15,7 @@ from typing import Any
 from ..actions import Action
 from ..errors import GinRummyError
 
-__all__ = ["Agent", "Decision", "register", "make_agent", "available_agents"]
+__all__ = ["Agent", "Decision", "available_agents", "make_agent", "register"]
 
 
 @dataclass(frozen=True)
