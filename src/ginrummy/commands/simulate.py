@@ -15,9 +15,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ..errors import GinRummyError
+
+if TYPE_CHECKING:
+    from ..sim import Progress
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -56,6 +60,10 @@ def parse_options(text: str) -> dict[str, Any]:
     return out
 
 
+def _nothing() -> None:
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     from ..engine import SEATS, SOLO
     from ..sim import SimJob, have_ray, progress_printer, simulate
@@ -83,7 +91,10 @@ def run(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 1:
         print("ginrummy simulate: --workers must be at least 1", file=sys.stderr)
         return 2
-    progress, finish = (None, lambda: None) if args.no_progress else progress_printer(sys.stderr)
+    progress: Progress | None = None
+    finish: Callable[[], None] = _nothing
+    if not args.no_progress:
+        progress, finish = progress_printer(sys.stderr)
     try:
         result = simulate(job, workers=args.workers, progress=progress, backend=args.backend)
     finally:
@@ -91,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_json(), indent=1))
         return 0
-    what = "mirrored deals" if variant not in SOLO else "deals"
+    what = "deals" if variant in SOLO else "rotated deals" if variant == "three" else "mirrored deals"
     extra = ", scored exactly over the joker's place" if args.exact else ""
     print(
         f"{variant}: {job.hands} {what}{extra}, seed {job.seed}, {result.workers} worker(s), "
