@@ -35,9 +35,18 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 LOCAL = ("127.0.0.1", 50000)
 REMOTE = ("192.0.2.7", 50000)  # a documentation address: "another computer"
+BASE = "http://127.0.0.1:8000"  # the Host a browser on this computer sends
 
 
 # ------------------------------------------------------------------------------------ helpers
+def connect(tc: TestClient, origin: str | None = None) -> Any:
+    """A WebSocket as a browser on this computer opens it (TestClient would send Host: testserver)."""
+    headers = {"host": BASE.split("//")[1]}
+    if origin is not None:
+        headers["origin"] = origin
+    return tc.websocket_connect("/ws", headers=headers)
+
+
 class Client:
     """A scripted WebSocket client: sends requests with sequence numbers, reads replies."""
 
@@ -155,7 +164,7 @@ def app(data_dir: Path) -> Any:
 
 @pytest.fixture
 def client(app: Any) -> Iterator[TestClient]:
-    with TestClient(app, client=LOCAL) as c:
+    with TestClient(app, client=LOCAL, base_url=BASE) as c:
         yield c
 
 
@@ -187,13 +196,23 @@ def test_info_lists_every_variant_with_options_and_computer_players(client: Test
     assert info["owner"] is True
 
 
+def test_owner_is_a_loopback_client_asking_for_a_loopback_name() -> None:
+    from ginrummy.web.server import is_owner
+
+    assert is_owner("127.0.0.1", "127.0.0.1:8000") and is_owner("::1", "[::1]:8000")
+    assert is_owner("127.0.0.1", "localhost:8000")
+    assert not is_owner("192.0.2.7", "127.0.0.1:8000")  # another computer
+    assert not is_owner("127.0.0.1", "evil.example:8000")  # a page rebound to this computer by DNS
+    assert not is_owner("127.0.0.1", None)
+
+
 def test_saved_games_and_stats_only_for_this_computer(app: Any) -> None:
-    with TestClient(app, client=REMOTE) as remote:
+    with TestClient(app, client=REMOTE, base_url=BASE) as remote:
         assert remote.get("/api/saved").status_code == 403
         assert remote.get("/api/stats").status_code == 403
         assert remote.get("/api/info").json()["owner"] is False
         assert remote.get("/").status_code == 200
-    with TestClient(app, client=LOCAL) as local:
+    with TestClient(app, client=LOCAL, base_url=BASE) as local:
         assert local.get("/api/saved").json() == {"games": []}
         assert local.get("/api/stats").json() == {"variants": {}, "history": {}}
 
@@ -202,7 +221,7 @@ def test_saved_games_and_stats_only_for_this_computer(app: Any) -> None:
 @pytest.mark.parametrize("variant", ["classic", "oklahoma", "hollywood", "three", "solitaire", "gin-solitaire"])
 def test_a_hand_against_the_computer_in_every_variant(client: TestClient, variant: str) -> None:
     rng = random.Random(variant)
-    with client.websocket_connect("/ws") as ws:
+    with connect(client) as ws:
         c = Client(ws)
         joined = c.join_reply({"type": "new", "variant": variant, "name": "Ann"})
         assert joined["type"] == "joined" and joined["seat"] == 0 and joined["variant"] == variant
@@ -230,7 +249,7 @@ def test_a_hand_against_the_computer_in_every_variant(client: TestClient, varian
 def test_commitment_matches_the_revealed_seed(client: TestClient) -> None:
     import hashlib
 
-    with client.websocket_connect("/ws") as ws:
+    with connect(client) as ws:
         c = Client(ws)
         c.join_reply({"type": "new", "variant": "solitaire"})
         obs = play_hand(c, random.Random(1))
@@ -239,7 +258,7 @@ def test_commitment_matches_the_revealed_seed(client: TestClient) -> None:
 
 
 def test_hint_is_for_the_seat_to_act(client: TestClient) -> None:
-    with client.websocket_connect("/ws") as ws:
+    with connect(client) as ws:
         c = Client(ws)
         c.join_reply({"type": "new", "variant": "gin-solitaire"})
         c.request({"type": "deal"})
@@ -254,7 +273,7 @@ def test_hint_is_for_the_seat_to_act(client: TestClient) -> None:
 
 def test_computer_players_are_paced_and_persist_between_messages(data_dir: Path) -> None:
     app = create_app(data_dir, computer_delay=0.05)
-    with TestClient(app, client=LOCAL) as tc, tc.websocket_connect("/ws") as ws:
+    with TestClient(app, client=LOCAL, base_url=BASE) as tc, connect(tc) as ws:
         c = Client(ws)
         c.join_reply({"type": "new", "variant": "classic", "opponent": "greedy"})
         assert c.table["seats"][1]["agent"] == "greedy"
@@ -263,7 +282,7 @@ def test_computer_players_are_paced_and_persist_between_messages(data_dir: Path)
 
 def test_computer_players_and_hints_in_a_worker_process(data_dir: Path) -> None:
     app = create_app(data_dir, computer_delay=0, workers=1)  # as ginrummy serve does
-    with TestClient(app, client=LOCAL) as tc, tc.websocket_connect("/ws") as ws:
+    with TestClient(app, client=LOCAL, base_url=BASE) as tc, connect(tc) as ws:
         c = Client(ws)
         c.join_reply({"type": "new", "variant": "classic", "opponent": "expert"})
         c.request({"type": "deal"})
@@ -304,7 +323,7 @@ BAD_MESSAGES: list[tuple[str, str, str]] = [
 
 @pytest.mark.parametrize(("raw", "code", "words"), BAD_MESSAGES)
 def test_bad_messages_get_a_clear_error(client: TestClient, raw: str, code: str, words: str) -> None:
-    with client.websocket_connect("/ws") as ws:
+    with connect(client) as ws:
         c = Client(ws)
         ws.send_text(raw)
         reply = c.recv()
@@ -327,7 +346,7 @@ def test_validate_by_hand() -> None:
 
 
 def test_errors_leave_the_game_unchanged(client: TestClient) -> None:
-    with client.websocket_connect("/ws") as ws:
+    with connect(client) as ws:
         c = Client(ws)
         c.join_reply({"type": "new", "variant": "gin-solitaire"})  # never a redeal: a hand is in play
         c.request({"type": "deal"})
@@ -352,18 +371,18 @@ def test_errors_leave_the_game_unchanged(client: TestClient) -> None:
         assert c.recv()["type"] == "pong"
         # a fresh attach shows exactly the same position
         token = c.log[1]["token"]
-        with client.websocket_connect("/ws") as ws2:
+        with connect(client) as ws2:
             c2 = Client(ws2)
             c2.join_reply({"type": "hello", "game": c.log[1]["game"], "token": token})
             assert c2.obs == before
 
 
 def test_not_your_turn_and_deal_during_a_hand(client: TestClient) -> None:
-    with client.websocket_connect("/ws") as ws:
+    with connect(client) as ws:
         c = Client(ws)
         c.join_reply({"type": "create_table", "variant": "classic", "seats": ["person"]})
         invite = c.log[1]["invite"]
-        with client.websocket_connect("/ws") as ws2:
+        with connect(client) as ws2:
             d = Client(ws2)
             d.join_reply({"type": "join", "invite": invite})
             assert c.request({"type": "deal"})["type"] == "state"
@@ -379,7 +398,7 @@ def test_not_your_turn_and_deal_during_a_hand(client: TestClient) -> None:
 
 def test_rate_limit_per_connection(data_dir: Path) -> None:
     app = create_app(data_dir, computer_delay=0, rate=5, burst=10)
-    with TestClient(app, client=LOCAL) as tc, tc.websocket_connect("/ws") as ws:
+    with TestClient(app, client=LOCAL, base_url=BASE) as tc, connect(tc) as ws:
         c = Client(ws)
         for i in range(30):
             ws.send_json({"type": "ping", "seq": i})
@@ -400,17 +419,17 @@ def test_rate_limiter_refills() -> None:
 def test_websocket_from_another_site_is_refused(client: TestClient) -> None:
     with (
         pytest.raises(WebSocketDisconnect),
-        client.websocket_connect("/ws", headers={"origin": "http://evil.example"}) as ws,
+        connect(client, origin="http://evil.example") as ws,
     ):
         ws.receive_json()
-    with client.websocket_connect("/ws", headers={"origin": "http://testserver"}) as ws:
+    with connect(client, origin=BASE) as ws:
         assert ws.receive_json()["type"] == "welcome"
 
 
 # ------------------------------------------------------------------------------------ seats
 def test_reconnect_to_the_same_seat(client: TestClient) -> None:
     rng = random.Random(5)
-    with client.websocket_connect("/ws") as ws:
+    with connect(client) as ws:
         c = Client(ws)
         joined = c.join_reply({"type": "new", "variant": "classic"})
         c.request({"type": "deal"})
@@ -418,7 +437,7 @@ def test_reconnect_to_the_same_seat(client: TestClient) -> None:
         c.request({"type": "act", "action": choose(obs, rng)})
         obs = c.wait_turn()
         game, token = joined["game"], joined["token"]
-    with client.websocket_connect("/ws") as ws:  # the connection dropped; the page reconnects
+    with connect(client) as ws:  # the connection dropped; the page reconnects
         c2 = Client(ws)
         again = c2.join_reply({"type": "hello", "game": game, "token": token})
         assert again["type"] == "joined" and again["seat"] == 0 and "token" not in again
@@ -430,7 +449,7 @@ def test_reconnect_to_the_same_seat(client: TestClient) -> None:
 
 def test_tokens_are_unguessable_and_stored_hashed(client: TestClient, data_dir: Path) -> None:
     tokens = set()
-    with client.websocket_connect("/ws") as ws:
+    with connect(client) as ws:
         c = Client(ws)
         for _ in range(5):
             tokens.add(c.join_reply({"type": "new", "variant": "solitaire"})["token"])
@@ -446,7 +465,7 @@ def test_tokens_are_unguessable_and_stored_hashed(client: TestClient, data_dir: 
 def test_games_survive_a_server_restart(data_dir: Path) -> None:
     rng = random.Random(8)
     app1 = create_app(data_dir, computer_delay=0)
-    with TestClient(app1, client=LOCAL) as tc, tc.websocket_connect("/ws") as ws:
+    with TestClient(app1, client=LOCAL, base_url=BASE) as tc, connect(tc) as ws:
         c = Client(ws)
         joined = c.join_reply({"type": "new", "variant": "classic", "name": "Ann"})
         c.request({"type": "deal"})
@@ -456,7 +475,7 @@ def test_games_survive_a_server_restart(data_dir: Path) -> None:
         obs = c.wait_turn()
     # the first server is gone (its shutdown flushed every save); a new one reads the same store
     app2 = create_app(data_dir, computer_delay=0)
-    with TestClient(app2, client=LOCAL) as tc, tc.websocket_connect("/ws") as ws:
+    with TestClient(app2, client=LOCAL, base_url=BASE) as tc, connect(tc) as ws:
         c2 = Client(ws)
         again = c2.join_reply({"type": "hello", "game": joined["game"], "token": joined["token"]})
         assert again["type"] == "joined"
@@ -472,12 +491,12 @@ def test_games_survive_a_server_restart(data_dir: Path) -> None:
 
 def test_pending_commitment_survives_a_restart(data_dir: Path) -> None:
     app1 = create_app(data_dir, computer_delay=0)
-    with TestClient(app1, client=LOCAL) as tc, tc.websocket_connect("/ws") as ws:
+    with TestClient(app1, client=LOCAL, base_url=BASE) as tc, connect(tc) as ws:
         c = Client(ws)
         joined = c.join_reply({"type": "new", "variant": "gin-solitaire"})
         shown = c.obs["next_commitment"]
     app2 = create_app(data_dir, computer_delay=0)
-    with TestClient(app2, client=LOCAL) as tc, tc.websocket_connect("/ws") as ws:
+    with TestClient(app2, client=LOCAL, base_url=BASE) as tc, connect(tc) as ws:
         c2 = Client(ws)
         c2.join_reply({"type": "hello", "game": joined["game"], "token": joined["token"]})
         assert c2.obs["next_commitment"] == shown
@@ -486,7 +505,7 @@ def test_pending_commitment_survives_a_restart(data_dir: Path) -> None:
 
 
 def test_finished_game_goes_to_history_and_stats(client: TestClient, data_dir: Path) -> None:
-    with client.websocket_connect("/ws") as ws:
+    with connect(client) as ws:
         c = Client(ws)
         joined = c.join_reply({"type": "new", "variant": "solitaire", "options": {"scoring": "none"}})
         rng = random.Random(2)
@@ -501,7 +520,7 @@ def test_finished_game_goes_to_history_and_stats(client: TestClient, data_dir: P
     stats = client.get("/api/stats").json()
     assert stats["variants"]["solitaire"]["games"] == 1
     assert len(stats["history"]["solitaire"]) == 1
-    with client.websocket_connect("/ws") as ws:
+    with connect(client) as ws:
         c = Client(ws)
         again = c.join_reply({"type": "hello", "game": joined["game"], "token": joined["token"]})
         assert again["type"] == "joined" and c.obs["game_over"] is True
@@ -513,16 +532,16 @@ def test_resume_a_game_saved_by_the_terminal_app(app: Any, data_dir: Path) -> No
     session = Session.new("classic", seats=["human", "greedy"], players=["Ann", "Computer"])
     session.start_hand()
     store.save_game("20250101-000000-abcdef", session)
-    with TestClient(app, client=REMOTE) as remote:
+    with TestClient(app, client=REMOTE, base_url=BASE) as remote:
         assert remote.get("/api/saved").status_code == 403
-        with remote.websocket_connect("/ws") as ws:
+        with connect(remote) as ws:
             c = Client(ws)
             reply = c.join_reply({"type": "resume", "game": "20250101-000000-abcdef"})
             assert reply["type"] == "error" and reply["code"] == "not_allowed"
-    with TestClient(app, client=LOCAL) as local:
+    with TestClient(app, client=LOCAL, base_url=BASE) as local:
         games = local.get("/api/saved").json()["games"]
         assert [g["id"] for g in games] == ["20250101-000000-abcdef"]
-        with local.websocket_connect("/ws") as ws:
+        with connect(local) as ws:
             c = Client(ws)
             joined = c.join_reply({"type": "resume", "game": "20250101-000000-abcdef"})
             assert joined["type"] == "joined" and joined["seat"] == 0 and joined["token"]
@@ -535,7 +554,7 @@ def test_resume_a_game_saved_by_the_terminal_app(app: Any, data_dir: Path) -> No
 # ------------------------------------------------------------------------------------ tables
 def test_two_people_at_a_classic_table(client: TestClient) -> None:
     rng = random.Random(11)
-    with client.websocket_connect("/ws") as ws_a, client.websocket_connect("/ws") as ws_b:
+    with connect(client) as ws_a, connect(client) as ws_b:
         a, b = Client(ws_a), Client(ws_b)
         ja = a.join_reply({"type": "create_table", "variant": "classic", "seats": ["person"], "name": "Ann"})
         assert ja["kind"] == "table" and ja["invite"] and ja["invite"] != ja["game"]
@@ -546,7 +565,7 @@ def test_two_people_at_a_classic_table(client: TestClient) -> None:
         assert jb["seat"] == 1 and jb["token"] != ja["token"]
         a.until(lambda m: m["type"] == "state" and m["table"]["seats"][1].get("connected") is True)
         assert a.table["seats"][1]["name"] == "Bob" and a.table["waiting_for"] == []
-        with client.websocket_connect("/ws") as ws_c:
+        with connect(client) as ws_c:
             full = Client(ws_c).join_reply({"type": "join", "invite": ja["invite"]})
             assert full["type"] == "error" and full["code"] == "table_full"
         # the hand is dealt when both are ready
@@ -572,14 +591,14 @@ def test_two_people_at_a_classic_table(client: TestClient) -> None:
 
 
 def test_a_dropped_table_player_keeps_the_seat(client: TestClient) -> None:
-    with client.websocket_connect("/ws") as ws_a:
+    with connect(client) as ws_a:
         a = Client(ws_a)
         ja = a.join_reply({"type": "create_table", "variant": "classic", "seats": ["person"]})
-        with client.websocket_connect("/ws") as ws_b:
+        with connect(client) as ws_b:
             jb = Client(ws_b).join_reply({"type": "join", "invite": ja["invite"], "name": "Bob"})
         a.until(lambda m: m["type"] == "state" and m["table"]["seats"][1].get("connected") is False)
         assert a.table["seats"][1]["kind"] == "person"  # the seat stays Bob's
-        with client.websocket_connect("/ws") as ws_b:
+        with connect(client) as ws_b:
             b = Client(ws_b)
             again = b.join_reply({"type": "hello", "game": jb["game"], "token": jb["token"]})
             assert again["seat"] == 1 and b.obs["players"][1] == "Bob"
@@ -588,9 +607,9 @@ def test_a_dropped_table_player_keeps_the_seat(client: TestClient) -> None:
 
 def test_three_table_sitter_suggests_and_captain_decides(client: TestClient) -> None:
     with (
-        client.websocket_connect("/ws") as w0,
-        client.websocket_connect("/ws") as w1,
-        client.websocket_connect("/ws") as w2,
+        connect(client) as w0,
+        connect(client) as w1,
+        connect(client) as w2,
     ):
         p = [Client(w0), Client(w1), Client(w2)]
         j0 = p[0].join_reply({"type": "create_table", "variant": "three", "seats": ["person", "person"], "hints": True})
@@ -623,7 +642,7 @@ def test_three_table_sitter_suggests_and_captain_decides(client: TestClient) -> 
 
 
 def test_three_table_with_a_computer_sitter(client: TestClient) -> None:
-    with client.websocket_connect("/ws") as w0, client.websocket_connect("/ws") as w1:
+    with connect(client) as w0, connect(client) as w1:
         a, b = Client(w0), Client(w1)
         ja = a.join_reply({"type": "create_table", "variant": "three", "seats": ["person", "greedy"], "hints": True})
         b.join_reply({"type": "join", "invite": ja["invite"]})

@@ -37,7 +37,7 @@ from ..store import Store
 from .protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, TABLE_VARIANTS, ProtocolError, RateLimiter, validate
 from .tables import Table, TableManager, Tap, default_opponent, dumps
 
-__all__ = ["STATIC_DIR", "Connection", "create_app", "is_loopback"]
+__all__ = ["STATIC_DIR", "Connection", "create_app", "is_loopback", "is_owner"]
 
 log = logging.getLogger("ginrummy.web")
 STATIC_DIR = Path(__file__).parent / "static"
@@ -67,6 +67,14 @@ def is_loopback(host: str | None) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return host == "localhost"
+
+
+def is_owner(client_host: str | None, host_header: str | None) -> bool:
+    """The person at the computer running the server: a loopback client that asked for a loopback
+    name.  (Checking the Host header too keeps a DNS-rebinding page from passing as the owner.)"""
+    if not is_loopback(client_host) or not host_header:
+        return False
+    return is_loopback(urlsplit("//" + host_header).hostname)
 
 
 class Connection:
@@ -180,12 +188,12 @@ def create_app(
                 "variants": variants,
                 "table_variants": list(TABLE_VARIANTS),
                 "max_message_bytes": MAX_MESSAGE_BYTES,
-                "owner": is_loopback(request.client.host if request.client else None),
+                "owner": is_owner(request.client.host if request.client else None, request.headers.get("host")),
             }
         )
 
     def owner_only(request: Request) -> Response | None:
-        if not is_loopback(request.client.host if request.client else None):
+        if not is_owner(request.client.host if request.client else None, request.headers.get("host")):
             return JSONResponse({"error": "only on the computer running the server"}, status_code=403)
         return None
 
@@ -237,7 +245,8 @@ def create_app(
             return
         await websocket.accept()
         client_host = websocket.client.host if websocket.client else None
-        conn = Connection(websocket, owner=is_loopback(client_host), rate=rate, burst=burst, tap=tap)
+        owner = is_owner(client_host, host)
+        conn = Connection(websocket, owner=owner, rate=rate, burst=burst, tap=tap)
         writer = asyncio.create_task(conn.writer())
         conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "max_message_bytes": MAX_MESSAGE_BYTES})
         try:
