@@ -337,9 +337,9 @@ def create_app(
             table, seat, token = await manager.resume(msg["game"])
             await seat_client(conn, table, seat, token)
             return
-        table, seat = conn.table, conn.seat
-        if table is None or seat is None:
+        if conn.table is None or conn.seat is None:
             raise ProtocolError("no_seat", "take a seat first: send hello, new, create_table or join")
+        table, seat = conn.table, conn.seat
         if kind == "act":
             await manager.act(table, seat, msg["action"], conn, seq)
         elif kind == "deal":
@@ -363,7 +363,7 @@ def create_app(
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
-    app.add_middleware(SecurityHeaders)  # type: ignore[arg-type]
+    app.add_middleware(SecurityHeaders)
     app.state.manager = manager
     app.state.store = store
     return app
