@@ -976,7 +976,9 @@ def evaluate_actions(
     played on by the continuation policy (least deadwood, gin at once, a knock worth more than
     ``knock_margin`` on average) and each scored exactly over every place of the joker; a rolled-out
     discard is worth the better of its two estimates.
-    With ``time_budget`` (seconds) rollouts continue in rounds while time remains.
+    With ``time_budget`` (seconds) the two-draw search extends past the shortlist while time
+    remains (up to half the budget when rollouts may follow) and rollouts continue in rounds while
+    time remains; the decision then depends on the machine's speed.
     """
     n = len(unseen)
     um = 0
@@ -994,7 +996,8 @@ def evaluate_actions(
             values[a] = float(rules.loss(min_deadwood(h)))
         return PlanReport(_ranked(values))
     if rules.objective == "win":
-        model, notes = _evaluate_model(rules, hand, um, n, cont, shortlist)
+        deadline = None if time_budget is None else time.perf_counter() + time_budget
+        model, notes = _evaluate_model(rules, hand, um, n, cont, shortlist, deadline)
         values.update(model)
         return PlanReport(_ranked(values), 0, notes)
     return _evaluate_points(rules, hand, unseen, cont, values, rollouts, time_budget, seed, knock_margin, shortlist)
@@ -1007,9 +1010,11 @@ def _evaluate_model(
     n: int,
     cont: dict[Action, int],
     shortlist: int,
+    deadline: float | None = None,
 ) -> tuple[dict[Action, float], dict[str, Any]]:
     """Every playing-on action's :func:`hold_value`: gin outs for all, the two-draw pairs for the
-    ``shortlist`` best; ties go to the better structure kept."""
+    ``shortlist`` best (and for more while ``deadline``, a ``perf_counter`` time, is not reached);
+    ties go to the better structure kept."""
     melded = _melded(hand)
     first = []
     for a, h in cont.items():
@@ -1022,7 +1027,7 @@ def _evaluate_model(
     values: dict[Action, float] = {}
     notes: dict[str, Any] = {"outs": {}, "pairs": {}}
     for i, (v, negkeep, outs, dead, a, h) in enumerate(first):
-        if i < shortlist:
+        if i < shortlist or (deadline is not None and time.perf_counter() < deadline):
             deg = gin_pairs(h, um)
             v = hold_value(rules, outs, deg, n, dead)
             notes["pairs"][str(a)] = sum(deg.values()) // 2
@@ -1050,13 +1055,14 @@ def _evaluate_points(
     um = 0
     for c in unseen:
         um |= 1 << c
-    model, notes = _evaluate_model(rules, hand, um, n, cont, shortlist)
+    start = time.perf_counter()
+    deadline = None if time_budget is None else start + time_budget / 2
+    model, notes = _evaluate_model(rules, hand, um, n, cont, shortlist, deadline)
     values.update(model)
     ends = [a for a in values if a.kind in ("gin", "knock")]
     best_play = max(model.values())
     done = 0
     if ends and max(values[a] for a in ends) > best_play:
-        start = time.perf_counter()
         top = sorted(model, key=lambda a: (-model[a], a.id))[:2]
         hands = sorted({cont[a] for a in top})
         hdead = {h: min_deadwood(h) for h in hands}
