@@ -327,6 +327,10 @@ def test_two_people_play_one_classic_table(browser: Any, base_url: str) -> None:
         assert page.page.locator("#result").is_visible()
     assert a.page.inner_text("#result .explain") == b.page.inner_text("#result .explain")
     a.shot("table-hand-over")
+    # opening the invitation again in a browser that has a seat there returns to that seat
+    a.page.goto(link)
+    a.page.wait_for_function(HAND_OVER)
+    assert "Bob" in a.page.inner_text("#opponents") and a.page.url.endswith("/")
     assert a.errors == [] and b.errors == []
     a.close()
     b.close()

@@ -269,7 +269,7 @@
         S.seat = msg.seat;
         S.invite = msg.invite;
         if (msg.token) S.token = msg.token;
-        rememberSeat(msg.game, { token: S.token, seat: msg.seat, variant: msg.variant, kind: msg.kind });
+        rememberSeat(msg.game, { token: S.token, seat: msg.seat, variant: msg.variant, kind: msg.kind, invite: msg.invite || null });
         if (prev !== msg.game) {
           S.obs = null;
           S.selected = null;
@@ -1423,7 +1423,15 @@
     const m = location.pathname.match(/^\/join\/([A-Za-z0-9_-]{1,64})$/);
     const current = load("ginrummy.current", null);
     const known = current ? seats()[current] : null;
-    if (m) {
+    const mine = m ? Object.keys(seats()).find((id) => seats()[id].invite === m[1]) : null;
+    if (mine) {
+      // This browser already has a seat at that table: take it again rather than a second one.
+      history.replaceState(null, "", "/");
+      S.game = mine;
+      S.token = seats()[mine].token;
+      store("ginrummy.current", mine);
+      show("game");
+    } else if (m) {
       S.joinCode = m[1];
       show("join");
     } else if (location.pathname === "/stats") {
