@@ -50,6 +50,17 @@ def test_exact_solitaire_scoring_and_job_checks() -> None:
         SimJob("solitaire", ("nobody",), hands=2).check()
 
 
+def test_whole_games() -> None:
+    job = SimJob("classic", ("greedy", "random"), hands=2, seed=4, games=True)
+    res = simulate(job, workers=1)
+    assert len(res.outcomes) == 4
+    for o in res.outcomes:
+        assert sum(o.win) == 1.0 and max(o.points) >= 100  # a finished game to 100, with its bonuses
+    assert res.to_json()["games"] is True
+    with pytest.raises(GinRummyError):
+        SimJob("solitaire", ("greedy",), hands=2, games=True, exact=True).check()
+
+
 def test_seeds_and_helpers() -> None:
     assert deal_seed(1, 2) == deal_seed(1, 2) != deal_seed(1, 3)
     spec = parse_agent("planner:rollouts=16:time_budget=0.05:objective=win")

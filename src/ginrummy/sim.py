@@ -15,6 +15,10 @@ number of workers and whatever order the workers finish in.
   ``docs/strength.md``); the win rate is then the chance of winning the hand (gin with
   ``scoring=none``, else scoring any points) and the points the expected net points.
 
+With ``games=True`` each "deal" is a whole game to the target (mirrored or rotated the same way,
+hand ``k`` of a game dealt from the same seed in every seating); a game's points are the final
+totals (with the end-of-game bonuses).
+
 A solitaire hand is won when the player scores (gin, or a knock the Joker does not undercut; gin
 with ``scoring=none``); its points are the player's minus the Joker's.  A table hand is won by the
 seat that scores; its points are that seat's.
@@ -134,6 +138,7 @@ class SimJob:
     seed: int = 0
     options: Mapping[str, Any] = field(default_factory=dict)
     exact: bool = False
+    games: bool = False  # whole games to the target (hands = number of games), not single hands
 
     @property
     def specs(self) -> tuple[AgentSpec, ...]:
@@ -163,6 +168,8 @@ class SimJob:
             raise GinRummyError(f"the number of hands must be at least 1, got {self.hands}")
         if self.exact and self.variant not in SOLO:
             raise GinRummyError("exact scoring (the joker averaged out) applies to the solitaires only")
+        if self.exact and self.games:
+            raise GinRummyError("exact scoring applies to single hands, not whole games")
         State.new(self.variant, dict(self.options))  # validates the options
         for spec in self.specs:
             spec.make(self.variant, 0)  # validates the agent names and options
@@ -300,8 +307,41 @@ def _deck(job: SimJob, index: int) -> tuple[list[int], int]:
         attempt += 1
 
 
+MAX_HANDS = 1000
+"""A game that has not ended after this many hands is stopped (a safeguard; it never happens with
+the shipped agents)."""
+
+
+def play_game(job: SimJob, index: int, seating: tuple[int, ...]) -> DealOutcome:
+    """Game ``index`` to the target; hand ``k`` of every game ``index`` is dealt from the same seed
+    whatever the seating (mirrored games share their deals hand by hand)."""
+    t0 = time.perf_counter()
+    st = State.new(job.variant, dict(job.options))
+    agents = [_agent(job, p) for p in seating]
+    decisions = 0
+    hands = 0
+    while not st.is_terminal and hands < MAX_HANDS:
+        st.deal(seed=_derive("game", job.seed, index, hands))
+        hands += 1
+        while not st.is_hand_over:
+            seat = st.current_player
+            assert seat is not None
+            st.apply(agents[seat].act(st.observation(seat), st.legal_actions()))
+            decisions += 1
+    finals = st.final_totals()
+    if job.variant in SOLO:
+        points: tuple[float, ...] = (float(finals[0] - finals[1]),)
+        wins: tuple[float, ...] = (1.0 if st.winner == 0 else 0.0,)
+    else:
+        points = tuple(float(x) for x in finals)
+        wins = tuple(1.0 if st.winner == s else 0.0 for s in range(st.num_seats))
+    return DealOutcome(index, seating, points, wins, f"{hands} hands", decisions, time.perf_counter() - t0)
+
+
 def play_deal(job: SimJob, index: int) -> list[DealOutcome]:
-    """Every seating of deal ``index``."""
+    """Every seating of deal (or game) ``index``."""
+    if job.games:
+        return [play_game(job, index, seating) for seating in job.seatings()]
     deck, seed = _deck(job, index)
     out = []
     for seating in job.seatings():
@@ -383,7 +423,7 @@ class SimRow:
         out: dict[str, Any] = {
             "agent": self.agent,
             "position": self.position,
-            "hands": self.hands,
+            "hands": self.hands,  # hands, or games with SimJob.games
             "win_rate": self.win[0],
             "win_rate_ci95": [self.win[1], self.win[2]],
             "points_per_hand": self.points[0],
@@ -414,6 +454,7 @@ class SimResult:
             "hands_played": len(self.outcomes),
             "seed": self.job.seed,
             "exact": self.job.exact,
+            "games": self.job.games,
             "mirrored": self.job.variant not in SOLO,
             "workers": self.workers,
             "backend": self.backend,
@@ -426,9 +467,12 @@ class SimResult:
         solo = self.job.variant in SOLO
         win_head = "win rate"
         pts_head = "net points/hand" if solo else "points/hand"
-        head = ["agent", "hands", win_head, "95% CI", pts_head, "95% CI"]
+        if self.job.games:
+            win_head = "game win rate"
+            pts_head = "net points/game" if solo else "points/game"
+        head = ["agent", "games" if self.job.games else "hands", win_head, "95% CI", pts_head, "95% CI"]
         if not solo:
-            head += ["net/hand", "95% CI"]
+            head += ["net/game" if self.job.games else "net/hand", "95% CI"]
         head.append("decisions/s")
         lines = [head]
         for r in self.rows:

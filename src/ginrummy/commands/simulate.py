@@ -1,6 +1,7 @@
 """``ginrummy simulate``: many hands between computer players, on every core.
 
     ginrummy simulate --variant classic --agents expert,greedy --hands 10000
+    ginrummy simulate --variant classic --agents expert,greedy --hands 500 --games
     ginrummy simulate --variant solitaire --agents planner,greedy,random --hands 2000 --exact
     ginrummy simulate --variant solitaire --agents planner:rollouts=32 --hands 500 --options scoring=none --json
 
@@ -40,6 +41,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--exact",
         action="store_true",
         help="solitaires: score each deal by its exact expectation over the joker's place",
+    )
+    p.add_argument(
+        "--games",
+        action="store_true",
+        help="play whole games to the target (--hands is then the number of games)",
     )
     p.add_argument("--backend", choices=("process", "ray"), default="process", help="process pool or Ray")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
@@ -83,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
             agents = tuple(a.strip() for a in args.agents.split(",") if a.strip())
         else:
             agents = ("greedy",) * (1 if variant in SOLO else SEATS[variant])
-        job = SimJob(variant, agents, args.hands, args.seed, parse_options(args.options), args.exact)
+        job = SimJob(variant, agents, args.hands, args.seed, parse_options(args.options), args.exact, args.games)
         job.check()
     except GinRummyError as exc:
         print(f"ginrummy simulate: {exc}", file=sys.stderr)
@@ -103,6 +109,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_json(), indent=1))
         return 0
     what = "deals" if variant in SOLO else "rotated deals" if variant == "three" else "mirrored deals"
+    if job.games:
+        what = what.replace("deals", "games")
     extra = ", scored exactly over the joker's place" if args.exact else ""
     print(
         f"{variant}: {job.hands} {what}{extra}, seed {job.seed}, {result.workers} worker(s), "
@@ -111,5 +119,5 @@ def run(args: argparse.Namespace) -> int:
     if job.options:
         print("options: " + ", ".join(f"{k}={v}" for k, v in job.options.items()))
     print(result.table())
-    print("95% confidence intervals, clustered by deal.")
+    print("95% confidence intervals, clustered by " + ("game (its seatings)." if job.games else "deal."))
     return 0
