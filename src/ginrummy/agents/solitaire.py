@@ -1117,14 +1117,28 @@ def _cached_rules(variant: str, opts: tuple[tuple[str, Any], ...], objective: st
     return SoloRules.of(variant, dict(opts), objective)
 
 
-def _explain(rules: SoloRules, best: Action, value: float, n: int) -> str:
-    if rules.objective == "win":
-        what = f"chance of gin before the joker about {value:.0%}"
-    else:
-        what = f"expected points about {value:+.1f}"
-    if best.kind in ("gin", "knock"):
-        return f"{str(best).capitalize()}: {what} ({n} unseen cards, the count is 0..{n})."
-    return f"{str(best).capitalize()}: {what}."
+def _explain(rules: SoloRules, report: PlanReport, n: int) -> str:
+    """One sentence on the choice, in the terms the planner used (outs, pairs, counts)."""
+    best, value = report.values[0]
+    name = str(best)[:1].upper() + str(best)[1:]
+    if best.kind == "gin":
+        if rules.objective == "win":
+            return f"{name}: the hand is won."
+        return f"{name}: worth {value:+.1f} on average (the count is 0 to {n})."
+    if best.kind == "knock":
+        return f"{name}: worth {value:+.1f} on average (the count is 0 to {n}), more than playing on."
+    outs = report.notes.get("outs", {}).get(str(best))
+    pairs = report.notes.get("pairs", {}).get(str(best))
+    parts = []
+    if outs:
+        parts.append(f"{outs} card{'s' if outs != 1 else ''} make gin next ({outs / (n + 1):.0%} a draw)")
+    if pairs:
+        parts.append(f"{pairs} pair{'s' if pairs != 1 else ''} of cards make gin within two draws")
+    if not parts:
+        parts.append("nothing makes gin within two draws yet: it keeps the best structure")
+    rolled = report.notes.get("rollouts", {}).get(str(best))
+    tail = f"; playing on is worth about {rolled:+.1f}, more than going out" if rolled is not None else ""
+    return f"{name}: " + ", ".join(parts) + tail + "."
 
 
 @register("planner", SOLO_VARIANTS)
@@ -1186,10 +1200,9 @@ class PlannerAgent(Agent):
         if len(legal) == 1:
             return Decision(legal[0], "The only legal action.")
         report = self.evaluate(observation, legal)
-        best, value = report.values[0]
         rules = _rules_for(self.variant, observation, self.objective)
         n = len(observation.get("unseen") or [])
-        return Decision(best, _explain(rules, best, value, n), {str(a): v for a, v in report.values})
+        return Decision(report.values[0][0], _explain(rules, report, n), {str(a): v for a, v in report.values})
 
 
 def advise_solitaire(
