@@ -12,6 +12,13 @@ units: expected points in the scored modes, chance of gin with ``scoring=none``.
   ``luck = actual - (expected - loss)`` shows how much of a result was the joker's place rather
   than play.
 
+The values are the planner's own estimates (:func:`ginrummy.agents.solitaire.evaluate_actions`):
+exact for going out now, the two-draw hold model for playing on.  That model sees the gin outs and
+the pairs of cards that make gin within two draws; early in a hand, when no discard has either,
+discards differ only by the structure they keep and their deadwood, so the losses the analysis
+reports there are small (and with ``scoring=none`` about zero): it judges the decisions close to
+gin, and the knocks, most sharply.
+
 >>> from ginrummy.engine import State
 >>> s = State.new("solitaire", {"scoring": "none"}); s.deal(seed=5)
 >>> while not s.is_hand_over:
