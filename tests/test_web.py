@@ -650,6 +650,11 @@ def test_three_table_with_a_computer_sitter(client: TestClient) -> None:
         b.request({"type": "deal"})
         obs = b.await_obs(lambda o: o["hand_number"] == 1)
         assert obs["roles"] == {"box": 0, "captain": 1, "sitter": 2}  # RECORD.md: seat order in hand 1
+        # the computer sitter advises the captain (a person) when the captain is to act
+        got = b.until(lambda m: m["type"] == "state" and "suggestion" in m["table"])
+        assert got["table"]["suggestion"]["from"] == 2
+        assert got["table"]["suggestion"]["action"] in got["obs"]["legal_actions"]
+        assert not any("suggestion" in m.get("table", {}) for m in a.log)
 
 
 # ------------------------------------------------------------------------------------ the command

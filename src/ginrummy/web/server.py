@@ -276,7 +276,7 @@ def create_app(
         kind: str | None = None
         try:
             if not conn.limiter.allow():
-                raise ProtocolError("rate_limited", "too many messages: slow down (at most 20 a second)")
+                raise ProtocolError("rate_limited", f"too many messages: slow down (at most {rate:g} a second)")
             msg = validate(raw)
             kind, seq = msg["type"], msg.get("seq")
             await dispatch(conn, msg)

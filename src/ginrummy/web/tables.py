@@ -222,23 +222,29 @@ class Thinker:
                 return
         session.computer_step()
 
-    async def hint(self, session: Session, seat: int) -> dict[str, Any]:
-        """The advisor's advice for ``seat`` (the sitter in three gets advice on the captain's hand)."""
-        if self.pool is None:
-            return advice_json(session.hint(seat))
-        st = session.state
-        target = seat
-        if st.variant == "three" and st.logs and seat == 3 - st.hand_dealer - st.hand_nondealer:
-            target = st.hand_nondealer  # rule 2.2, as Session.hint
-        if st.current_player != target:
-            raise IllegalAction(f"no hint: seat {seat} is not to act")
-        obs, legal = st.observation(target), [str(a) for a in st.legal_actions()]
-        try:
-            loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self.pool, _advise_in_worker, st.variant, obs, legal)
-        except BrokenProcessPool:
-            self.pool = None
-            return advice_json(session.hint(seat))
+    async def advise(self, variant: str, observation: dict[str, Any], legal: list[str]) -> dict[str, Any]:
+        """The advisor's advice as a message, from inputs taken under the table's lock (see
+        :func:`hint_inputs`); the advisor itself runs without holding the table up."""
+        if self.pool is not None:
+            try:
+                loop = asyncio.get_running_loop()
+                return await loop.run_in_executor(self.pool, _advise_in_worker, variant, observation, legal)
+            except BrokenProcessPool:
+                log.error("the hints' worker process died; thinking in the server from now on")
+                self.pool = None
+        return _advise_in_worker(variant, observation, legal)
+
+
+def hint_inputs(session: Session, seat: int) -> tuple[str, dict[str, Any], list[str]]:
+    """What the advisor needs for ``seat``: as :meth:`Session.hint`, the sitter in three is
+    advised on the captain's hand (rule 2.2); anyone else only on their own turn."""
+    st = session.state
+    target = seat
+    if st.variant == "three" and st.logs and seat == 3 - st.hand_dealer - st.hand_nondealer:
+        target = st.hand_nondealer
+    if st.current_player != target:
+        raise IllegalAction(f"no hint: seat {seat} is not to act")
+    return st.variant, st.observation(target), [str(a) for a in st.legal_actions()]
 
 
 class Table:
@@ -266,6 +272,7 @@ class Table:
         self.lock = asyncio.Lock()
         self.driver: asyncio.Task[None] | None = None
         self.failure: str | None = None
+        self.suggested_at: tuple[int, int] | None = None  # the position a computer sitter advised on
         self.last_seen = time.monotonic()
 
     # -- who sits where ---------------------------------------------------------------------------
@@ -356,12 +363,12 @@ class Saver:
 
     Bursts coalesce: a game changed ten times while others were being written is written once.
     Moments that matter are written first (a game created or joined, a deal, the end of a hand:
-    the commitment shown for the next deal must survive a crash).  Between writes the saver
-    pauses ``pace`` seconds so that, under heavy load, saving never crowds out play; a flush
-    (shutting down) writes everything at once.
+    the commitment shown for the next deal must survive a crash).  While more than two games wait,
+    the saver pauses ``pace`` seconds between writes so that, under heavy load, saving never
+    crowds out play; a flush (shutting down) writes everything at once.
     """
 
-    def __init__(self, store: Store, pace: float = 0.01) -> None:
+    def __init__(self, store: Store, pace: float = 0.05) -> None:
         self.store = store
         self.pace = pace
         self.dirty: dict[str, Table] = {}
@@ -414,8 +421,8 @@ class Saver:
                 except (StoreError, GinRummyError, OSError) as exc:  # keep serving; report it
                     self.errors += 1
                     log.error("could not save game %s: %s", game_id, exc)
-                if self.dirty and self.pace and not self._hurry and not self.urgent:
-                    await asyncio.sleep(self.pace)
+                if len(self.dirty) > 2 and self.pace and not self._hurry and not self.urgent:
+                    await asyncio.sleep(self.pace)  # busy: let play go first, coalesce more
             self._idle.set()
 
     async def flush(self) -> None:
@@ -701,13 +708,15 @@ class TableManager:
             if not table.hints:
                 raise ProtocolError("not_allowed", "hints are turned off at this table")
             try:
-                return await self.thinker.hint(table.session, seat)
+                inputs = hint_inputs(table.session, seat)
             except IllegalAction as exc:
                 raise ProtocolError("not_allowed", str(exc)) from None
-            except ImportError:
-                raise ProtocolError("not_available", "hints are not available in this installation") from None
-            except ValueError as exc:  # the advisor has nothing to advise on
-                raise ProtocolError("not_allowed", f"no hint: {exc}") from None
+        try:
+            return await self.thinker.advise(*inputs)
+        except ImportError:
+            raise ProtocolError("not_available", "hints are not available in this installation") from None
+        except ValueError as exc:  # the advisor has nothing to advise on
+            raise ProtocolError("not_allowed", f"no hint: {exc}") from None
 
     async def suggest(
         self, table: Table, seat: int, text: str, note: str | None, conn: Connection, seq: int | None = None
@@ -747,15 +756,19 @@ class TableManager:
             table.driver = asyncio.create_task(self._drive(table))
 
     def _wants_auto_suggestion(self, table: Table) -> bool:
+        """Three: a computer sitter suggests once per position when a person captains (and hints are on)."""
         roles = table.roles()
         if roles is None or table.suggestion is not None or table.session.state.is_hand_over:
             return False
         s = table.session
         sitter, captain = roles["sitter"], roles["captain"]
-        return s.to_act == captain and s.is_human(captain) and not s.is_human(sitter) and table.hints
+        if not (s.to_act == captain and s.is_human(captain) and not s.is_human(sitter) and table.hints):
+            return False
+        return table.suggested_at != _position(table)
 
     async def _drive(self, table: Table) -> None:
-        """Let the computer seats play, one action every ``computer_delay`` seconds."""
+        """Let the computer seats play, one action every ``computer_delay`` seconds; a computer
+        sitter's suggestion is worked out without holding the table up."""
         try:
             while True:
                 if self.computer_delay:
@@ -776,22 +789,33 @@ class TableManager:
                         self.saver.mark(table, urgent=s.state.is_hand_over)
                         table.broadcast()
                         continue
+                    inputs = None
                     if self._wants_auto_suggestion(table):
                         roles = table.roles()
                         assert roles is not None
-                        with contextlib.suppress(GinRummyError, ImportError, ValueError):
-                            advice = await self.thinker.hint(s, roles["sitter"])
-                            table.suggestion = {
-                                "from": roles["sitter"],
-                                "action": advice["best"],
-                                "text": advice["why"],
-                            }
-                            table.broadcast()
-                    table.driver = None
-                    return
+                        sitter, position = roles["sitter"], _position(table)
+                        table.suggested_at = position  # once per position, even if the advisor fails
+                        with contextlib.suppress(GinRummyError):
+                            inputs = hint_inputs(s, sitter)
+                    if inputs is None:
+                        table.driver = None
+                        return
+                advice = None
+                with contextlib.suppress(GinRummyError, ImportError, ValueError):
+                    advice = await self.thinker.advise(*inputs)
+                async with table.lock:
+                    if advice is not None and table.suggestion is None and _position(table) == position:
+                        table.suggestion = {"from": sitter, "action": advice["best"], "text": advice["why"]}
+                        table.broadcast()
         except asyncio.CancelledError:
             table.driver = None
             raise
+
+
+def _position(table: Table) -> tuple[int, int]:
+    """Which position a table is in: the hand and the number of actions taken in it."""
+    st = table.session.state
+    return st.hand_number, len(st.logs[-1].actions) if st.logs else 0
 
 
 def advice_json(advice: Any) -> dict[str, Any]:
