@@ -67,27 +67,40 @@ def _history(data_dir: Path) -> None:
         store.finish_game(new_game_id() + f"s{i}", s, analysis={"accuracy": rng.uniform(0.6, 0.95)})
 
 
+class Server:
+    """uvicorn serving the app in a thread on a loopback port."""
+
+    def __init__(self, data_dir: Path, port: int) -> None:
+        import uvicorn
+
+        from ginrummy.web import create_app
+
+        app = create_app(data_dir, computer_delay=0.02)
+        config = uvicorn.Config(
+            app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", timeout_graceful_shutdown=2
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.time() + 20
+        while not self.server.started:
+            if time.time() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(15)
+
+
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    import uvicorn
-
-    from ginrummy.web import create_app
-
     data_dir = tmp_path_factory.mktemp("web-data")
     _history(data_dir)
     port = _free_port()
-    app = create_app(data_dir, computer_delay=0.02)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not server.started:
-        if time.time() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
+    server = Server(data_dir, port)
     yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    server.stop()
 
 
 @pytest.fixture(scope="module")
@@ -386,3 +399,29 @@ def test_accessibility_and_display_preferences(browser: Any, base_url: str) -> N
     assert problems == [], "\n".join(problems)
     assert p.errors == []
     p.close()
+
+
+def test_the_page_reconnects_to_its_seat_after_a_server_restart(browser: Any, tmp_path: Path) -> None:
+    port = _free_port()
+    server = Server(tmp_path, port)
+    p = Page(browser, f"http://127.0.0.1:{port}")
+    try:
+        p.goto("/")
+        p.page.select_option("#new-variant", "gin-solitaire")
+        p.page.click("#new-start")
+        p.page.click("#deal")
+        p.wait_turn()
+        p.discard_turn()  # the opening discard (it cannot end the hand)
+        p.wait_turn()
+        hand, states = sorted(p.hand()), p.states()
+        server.stop()  # the connection drops; the page keeps trying
+        p.page.wait_for_function("() => document.getElementById('conn').textContent.includes('reconnecting')")
+        server = Server(tmp_path, port)  # the same data directory, as after a restart
+        p.wait_states_after(states)
+        assert sorted(p.hand()) == hand
+        assert p.page.inner_text("#conn") == ""
+        if p.attr("phase") == "discard":  # (unless the joker came at once)
+            p.discard_turn()  # and play goes on
+    finally:
+        p.close()
+        server.stop()
