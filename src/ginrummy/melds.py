@@ -212,7 +212,11 @@ def min_deadwood_many(hands: Sequence[int]) -> list[int]:
     A large batch goes through the vectorised engine (:mod:`ginrummy.fastmelds`) when NumPy is
     installed, with the same results; otherwise, and for small batches, through the loop below.
     """
-    if len(hands) >= _VECTOR_MIN:
+    try:
+        big = len(hands) >= _VECTOR_MIN
+    except TypeError:  # an iterator: the loop takes it as it always did
+        big = False
+    if big:
         from . import fastmelds
 
         if fastmelds.have_numpy():
@@ -231,7 +235,7 @@ _VECTOR_MIN: Final = 512
 
 def _min_deadwood_many_pure(hands: Sequence[int]) -> list[int]:
     rd = RUN_DEADWOOD
-    out = []
+    out: list[int] = []
     append = out.append
     for hand in hands:
         a = hand & 0x1FFF
