@@ -324,7 +324,7 @@ def best_discards(hand: int) -> tuple[int, int]:
 
 def deadwood_after_discards(hand: int) -> dict[Card, int]:
     """For each card of the hand: the minimum deadwood of the hand without it."""
-    out = {}
+    out: dict[Card, int] = {}
     y = hand
     while y:
         low = y & -y
