@@ -996,6 +996,7 @@
 
   function renderLog() {
     const box = clear($("log"));
+    box.parentElement.hidden = !("history" in S.obs) && isSolo(); // the solitaires have no table talk
     for (const h of S.obs.history || []) {
       box.append(el("li", {}, `${h.seat === null ? "" : name(h.seat) + ": "}`, ...richText(describe(h.action, true))));
     }
