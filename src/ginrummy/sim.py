@@ -419,20 +419,21 @@ class SimRow:
     net: tuple[float, float, float] | None  # table games: own points minus the others' average
     decisions_per_second: float
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, unit: str = "hand") -> dict[str, Any]:
+        """JSON form; ``unit`` is ``hand`` or ``game`` (whole games)."""
         out: dict[str, Any] = {
             "agent": self.agent,
             "position": self.position,
-            "hands": self.hands,  # hands, or games with SimJob.games
+            f"{unit}s": self.hands,
             "win_rate": self.win[0],
             "win_rate_ci95": [self.win[1], self.win[2]],
-            "points_per_hand": self.points[0],
-            "points_per_hand_ci95": [self.points[1], self.points[2]],
+            f"points_per_{unit}": self.points[0],
+            f"points_per_{unit}_ci95": [self.points[1], self.points[2]],
             "decisions_per_second": self.decisions_per_second,
         }
         if self.net is not None:
-            out["net_per_hand"] = self.net[0]
-            out["net_per_hand_ci95"] = [self.net[1], self.net[2]]
+            out[f"net_per_{unit}"] = self.net[0]
+            out[f"net_per_{unit}_ci95"] = [self.net[1], self.net[2]]
         return out
 
 
@@ -459,7 +460,7 @@ class SimResult:
             "workers": self.workers,
             "backend": self.backend,
             "seconds": round(self.seconds, 3),
-            "rows": [r.to_json() for r in self.rows],
+            "rows": [r.to_json("game" if self.job.games else "hand") for r in self.rows],
         }
 
     def table(self) -> str:
