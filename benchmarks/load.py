@@ -5,9 +5,10 @@
 
 It starts ``ginrummy serve`` in its own process on a free 127.0.0.1 port (fresh data directory,
 no pause before computer moves) unless ``--url`` names a server already running on this computer.
-Only loopback addresses are accepted.  Each client creates a game, deals, and plays until its
-hands are done or the hard time limit is reached, pausing ``--think`` seconds between actions as
-a quick person would (which also keeps it under the per-connection rate limit).
+Only loopback addresses are accepted.  Clients arrive over ``--ramp`` seconds; each creates a
+game, deals, and plays until its hands are done or the hard time limit is reached, pausing
+``--think-min``..``--think-max`` seconds between actions (default 1 to 3 s, a person's pace; use
+``--think-min 0.3 --think-max 1`` for quick players, 0 and 0 to find the saturation point).
 
 Latency is measured per request: from sending an ``act`` or ``deal`` message with a sequence
 number to receiving the server's reply carrying that number.  Reported: actions a second,
@@ -41,6 +42,8 @@ from ginrummy.melds import deadwood_after_discards
 @dataclass
 class Totals:
     latencies: list[float] = field(default_factory=list)  # seconds, one per act/deal request
+    by_kind: dict[str, list[float]] = field(default_factory=dict)
+    timeline: list[tuple[float, float]] = field(default_factory=list)  # (when sent, latency)
     actions: int = 0
     hands: int = 0
     games: int = 0
@@ -88,7 +91,10 @@ class Player:
         while True:
             reply = await self.recv()
             if reply.get("seq") == self.seq:
-                self.t.latencies.append(time.perf_counter() - start)
+                took = time.perf_counter() - start
+                self.t.latencies.append(took)
+                self.t.by_kind.setdefault(msg["type"], []).append(took)
+                self.t.timeline.append((start, took))
                 if reply["type"] == "error":
                     self.t.errors.append(f"{msg['type']}: {reply['code']}: {reply['message']}")
                 return reply
@@ -101,7 +107,8 @@ class Player:
                 return obs
             await self.recv()
 
-    async def run(self, deadline: float) -> None:
+    async def run(self, deadline: float, start_after: float = 0.0) -> None:
+        await asyncio.sleep(start_after)  # clients arrive over the ramp, not all in the same instant
         try:
             async with websockets.connect(self.url, max_size=2**20, open_timeout=20) as ws:
                 self.ws = ws
@@ -195,7 +202,7 @@ async def main_async(args: argparse.Namespace, url: str, server_pid: int | None 
         for i in range(args.clients)
     ]
     start = time.perf_counter()
-    tasks = [asyncio.create_task(p.run(deadline)) for p in players]
+    tasks = [asyncio.create_task(p.run(deadline, args.ramp * i / len(players))) for i, p in enumerate(players)]
     _done, pending = await asyncio.wait(tasks, timeout=args.duration + 15)  # the hard limit
     for task in pending:
         task.cancel()
@@ -227,6 +234,18 @@ async def main_async(args: argparse.Namespace, url: str, server_pid: int | None 
         "worker_cpu_seconds": None if worker_cpu is None else round(worker_cpu, 2),
         "server_cpu_ms_per_request": round(1000 * server_cpu / len(lat_ms), 2) if server_cpu and lat_ms else None,
         "load_average": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
+        "latency_ms_by_request": {
+            kind: {
+                "n": len(v),
+                "p50": round(percentile([x * 1000 for x in v], 50), 2),
+                "p99": round(percentile([x * 1000 for x in v], 99), 2),
+            }
+            for kind, v in t.by_kind.items()
+        },
+        "p99_ms_by_10s": [
+            round(percentile([lat * 1000 for s, lat in t.timeline if w <= s - start < w + 10], 99), 1)
+            for w in range(0, int(elapsed) + 1, 10)
+        ],
         "errors": len(t.errors),
         "error_samples": sorted(set(t.errors))[:5],
     }
@@ -238,8 +257,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--hands", type=int, default=3, help="hands each client plays (default 3)")
     p.add_argument("--variant", default="mixed", choices=["mixed", "solitaire", "gin-solitaire", "classic"])
     p.add_argument("--duration", type=float, default=60.0, help="hard time limit in seconds (default 60)")
-    p.add_argument("--think-min", type=float, default=0.3, help="shortest pause between actions (default 0.3 s)")
-    p.add_argument("--think-max", type=float, default=1.0, help="longest pause between actions (default 1.0 s)")
+    p.add_argument("--think-min", type=float, default=1.0, help="shortest pause between actions (default 1 s)")
+    p.add_argument("--think-max", type=float, default=3.0, help="longest pause between actions (default 3 s)")
+    p.add_argument("--ramp", type=float, default=5.0, help="seconds over which the clients arrive (default 5)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--url", help="a server already running on this computer, e.g. ws://127.0.0.1:8000/ws")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
@@ -271,6 +291,9 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(f"  {report['actions_per_second']} actions/s ({report['requests_per_second']} requests/s)")
         print(f"  latency ms: p50 {lat['p50']}  p90 {lat['p90']}  p99 {lat['p99']}  max {lat['max']}")
+        for kind, figs in report["latency_ms_by_request"].items():
+            print(f"    {kind}: {figs['n']} requests, p50 {figs['p50']}  p99 {figs['p99']}")
+        print(f"  p99 ms in each 10 s: {report['p99_ms_by_10s']}")
         if report["server_cpu_seconds"] is not None:
             print(
                 f"  server CPU: {report['server_cpu_seconds']} s ({report['server_cpu_ms_per_request']} ms a request), "
