@@ -8,7 +8,8 @@ no pause before computer moves) unless ``--url`` names a server already running 
 Only loopback addresses are accepted.  Clients arrive over ``--ramp`` seconds; each creates a
 game, deals, and plays until its hands are done or the hard time limit is reached, pausing
 ``--think-min``..``--think-max`` seconds between actions (default 1 to 3 s, a person's pace; use
-``--think-min 0.3 --think-max 1`` for quick players, 0 and 0 to find the saturation point).
+``--think-min 0.3 --think-max 1`` for quick players, ``0.05`` and ``0.05`` (the rate limit's pace)
+to find the saturation point).
 
 Latency is measured per request: from sending an ``act`` or ``deal`` message with a sequence
 number to receiving the server's reply carrying that number.  Reported: actions a second,
