@@ -140,7 +140,8 @@ def _coerce(got: Any, legal: list[Action]) -> Advice | None:
         values.setdefault(a, low)
     order = sorted(legal, key=lambda a: (a != b, -values[a], a.id))
     if not why:
-        why = f"{str(b).capitalize()}: the solitaire planner rates it best ({values[b]:.3g})."
+        text = str(b)
+        why = f"{text[0].upper()}{text[1:]}: the solitaire planner rates it best ({values[b]:.3g})."
     return Advice(b, [(a, values[a]) for a in order], why)
 
 
