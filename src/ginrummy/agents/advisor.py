@@ -35,8 +35,9 @@ class Advice:
     best first; ``why``: one sentence.
 
     Units of the values: in the table games, the expected points of the hand for the player to
-    act (positive: the player expects to score; the scale is the hand's score, so a knock's value
-    is its expected showdown result and a discard's the expected result of playing on).  In the
+    act, as the expert estimates them (positive: the player expects to score; a knock's value is
+    its expected showdown result, a discard's the expected result of playing on), counting the box
+    bonus that each hand won brings at the end of the game where the variant pays one.  In the
     solitaires, the planner's own estimate when it provides one, else *greedy points*: minus the
     deadwood kept plus half a point per out (unseen card that would lower it), with going out
     ranked first (gin 100, knock 50 minus the deadwood)."""
