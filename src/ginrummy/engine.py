@@ -125,6 +125,7 @@ class _HandLog:
     actions: list[Action] = field(default_factory=list)
     seats: list[int | None] = field(default_factory=list)  # who took each action
     commitment: str | None = None
+    public: list[dict[str, Any]] = field(default_factory=list, repr=False)  # observe.py's cache
 
 
 class State:

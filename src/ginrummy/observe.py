@@ -8,10 +8,12 @@ the cards counted down to the joker).
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
-from .cards import CardSet
-from .melds import best_arrangement
+from .actions import ACTIONS, Action
+from .cards import CARDS, JOKER, CardSet
+from .melds import Arrangement, best_arrangement
 
 if TYPE_CHECKING:
     from .engine import State
@@ -19,10 +21,34 @@ if TYPE_CHECKING:
 __all__ = ["observe", "public_history"]
 
 
+_CARD_STR = (*(str(c) for c in CARDS), str(JOKER))
+_ACTION_STR = tuple(str(a) for a in ACTIONS)
+
+
+@functools.lru_cache(maxsize=64)
+def _options_dict(options: Any) -> dict[str, Any]:
+    return dict(options.to_dict())  # options are frozen: build the dict once
+
+
+@functools.lru_cache(maxsize=8192)
+def _arrangement(mask: int) -> Arrangement:
+    return best_arrangement(mask)
+
+
+def _action_str(act: Action) -> str:
+    return _ACTION_STR[act.id] if act.melds is None else str(act)
+
+
 def _cs(mask_or_cards: Any) -> list[str]:
     if isinstance(mask_or_cards, int):
-        return [str(c) for c in CardSet(mask_or_cards)]
-    return [str(c) for c in mask_or_cards]
+        out = []
+        m = mask_or_cards
+        while m:
+            low = m & -m
+            out.append(_CARD_STR[low.bit_length() - 1])
+            m ^= low
+        return out
+    return [_CARD_STR[c] for c in mask_or_cards]
 
 
 def public_history(state: State) -> list[dict[str, Any]]:
@@ -31,7 +57,10 @@ def public_history(state: State) -> list[dict[str, Any]]:
     if not state.logs:
         return []
     log = state.logs[-1]
-    return [{"seat": seat, "action": str(act)} for seat, act in zip(log.seats, log.actions, strict=True)]
+    public = log.public  # built once per action, then copied (observations are the caller's to keep)
+    for i in range(len(public), len(log.actions)):
+        public.append({"seat": log.seats[i], "action": _action_str(log.actions[i])})
+    return [dict(e) for e in public]
 
 
 def observe(state: State, seat: int) -> dict[str, Any]:
@@ -41,7 +70,7 @@ def observe(state: State, seat: int) -> dict[str, Any]:
         "variant": v,
         "seat": seat,
         "players": list(state.players),
-        "options": state.options.to_dict(),
+        "options": dict(_options_dict(state.options)),
         "hand_number": state.hand_number,
         "phase": state.phase,
         "current_player": state.current_player,
@@ -76,7 +105,7 @@ def _own(state: State, seat: int, obs: dict[str, Any]) -> None:
     mask = state.hands[seat]
     obs["hand"] = _cs(mask)
     if mask:
-        arr = best_arrangement(mask)
+        arr = _arrangement(mask)
         obs["melds"] = [[str(c) for c in m] for m in arr.melds]
         obs["deadwood"] = arr.deadwood
 
