@@ -83,6 +83,7 @@ class Params:
     v0: float = -0.0744
     v_m: float = -0.0497
     v_s: float = 0.0448
+    three_win_worth: float = 10.0  # three: a won hand's worth for the next hand's roles
     knock_bias: float = 0.0  # points a knock must beat playing on by
     knock_model: str = "fit"  # "fit" (the models above) or "sample" (sampled showdowns)
     samples: int = 32  # opponent hands sampled by the "sample" model
@@ -344,7 +345,7 @@ def evaluate(
     k = Knowledge.from_observation(observation)
     ev = _Eval(k, params, obs_rng(seed, observation, "expert"))
     ev.mult = _multiplier(k, observation)
-    ev.box = _box(k, observation)
+    ev.box = _box(k, observation, params)
     kinds = {a.kind for a in legal}
     if kinds & {"discard", "knock", "gin"}:
         return _decide_out(ev, k, legal, full)
@@ -362,11 +363,13 @@ def _multiplier(k: Knowledge, observation: Mapping[str, Any]) -> float:
     return 1.0
 
 
-def _box(k: Knowledge, observation: Mapping[str, Any]) -> float:
+def _box(k: Knowledge, observation: Mapping[str, Any], params: Params) -> float:
     """Rule 1.10: the box bonus each hand won brings at the end of the game (three: only with
     end_bonuses)."""
     if observation.get("variant") == "three" and not k.options.get("end_bonuses"):
-        return 0.0
+        # No box bonus, but winning a hand keeps (or puts) the winner in the box for the next
+        # hand while the loser sits out (rule 2.6): worth about this much.
+        return params.three_win_worth
     return float(k.options.get("box_bonus", 0))
 
 
