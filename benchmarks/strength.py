@@ -207,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--configs", default=",".join(CONFIGS))
-    ap.add_argument("--json", default=None, help="write the summaries (and per-deal rows) here")
+    ap.add_argument("--json", default=None, help="write the summaries here")
     args = ap.parse_args(argv)
     configs = [c.strip() for c in args.configs.split(",") if c.strip()]
     for c in configs:
@@ -233,8 +233,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             with ProcessPoolExecutor(args.workers) as pool:
                 futs = [pool.submit(run_chunk, config, args.seed, ch) for ch in chunks]
-                for k, f in enumerate(as_completed(futs), 1):
-                    rows.extend(f.result())
+                for k, fut in enumerate(as_completed(futs), 1):
+                    rows.extend(fut.result())
                     if k % max(1, len(futs) // 10) == 0:
                         print(f"  {config}: {len(rows)}/{args.deals} deals", file=sys.stderr, flush=True)
         rows.sort(key=lambda r: r["index"])
