@@ -295,16 +295,21 @@ def _agent(job: SimJob, position: int) -> Agent:
     return ag
 
 
-def _deck(job: SimJob, index: int) -> tuple[list[int], int]:
-    """The deck of deal ``index`` and its seed (redealt while a solitaire deal holds the joker)."""
+def _deck(job: SimJob, index: int, *, redeal: bool = True) -> tuple[list[int], int]:
+    """The deck of deal ``index`` and its seed; with ``redeal``, redealt while a solitaire deal
+    holds the joker (rule 3.2's default; exact scoring always plays a joker-free deal)."""
     probe = State.new(job.variant, dict(job.options))
     attempt = 0
     while True:
         seed = deal_seed(job.seed, index, attempt)
         deck = [int(c) for c in probe.deck_for_seed(seed)]
-        if job.variant != "solitaire" or JOKER not in deck[:10]:
+        if not redeal or job.variant != "solitaire" or JOKER not in deck[:10]:
             return deck, seed
         attempt += 1
+
+
+def _joker_dealt_loses(job: SimJob) -> bool:
+    return job.variant == "solitaire" and State.new(job.variant, dict(job.options)).options.joker_in_deal == "lose"  # type: ignore[union-attr]
 
 
 MAX_HANDS = 1000
@@ -343,6 +348,9 @@ def play_deal(job: SimJob, index: int) -> list[DealOutcome]:
     if job.games:
         return [play_game(job, index, seating) for seating in job.seatings()]
     deck, seed = _deck(job, index)
+    lose = _joker_dealt_loses(job)
+    if lose and not job.exact:
+        deck, seed = _deck(job, index, redeal=False)  # rule 3.2 'lose': a dealt joker loses the hand
     out = []
     for seating in job.seatings():
         t0 = time.perf_counter()
@@ -352,6 +360,13 @@ def play_deal(job: SimJob, index: int) -> list[DealOutcome]:
             rules = _points_rules(job.variant, job.options)
             pts, _gin = line.expected(rules)
             win = line.win_rate(rules)
+            if lose:
+                # The joker is in the ten dealt with chance 10/53; the hand is then lost holding the
+                # first nine real cards (rule 3.2), whatever the player would have done.
+                nine = min_deadwood(sum(1 << c for c in deck[:9]))
+                p = 10 / 53
+                pts = (1 - p) * pts + p * _points(rules, "joker", 0, nine)
+                win = (1 - p) * win
             out.append(DealOutcome(index, seating, (pts,), (win,), "exact", line.decisions, time.perf_counter() - t0))
             continue
         st = State.new(job.variant, dict(job.options))
