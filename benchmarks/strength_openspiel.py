@@ -179,11 +179,20 @@ class Driver:
             return os_card, []
         # Knock or gin: OpenSpiel takes the knock, then the discard, then the melds, then a pass.
         kept = sum(1 << self.to_ours[c] for c in s.hands()[p]) & ~(1 << int(act.card))
-        melds = [self._meld_action(m) for m in best_arrangement(kept).melds]
-        return KNOCK, [os_card, *melds, PASS]
+        return KNOCK, [os_card, *self._meld_actions(best_arrangement(kept).melds), PASS]
 
     def _meld_action(self, meld: tuple[Card, ...]) -> int:
         return MELD_BASE + int(self.utils.meld_to_int([self.to_os[int(c)] for c in meld]))
+
+    def _meld_actions(self, melds: tuple[tuple[Card, ...], ...]) -> list[int]:
+        """OpenSpiel's melds hold at most five cards: a longer run is declared as 3 + the rest."""
+        out = []
+        for meld in melds:
+            while len(meld) > 5:
+                out.append(self._meld_action(meld[:3]))
+                meld = meld[3:]
+            out.append(self._meld_action(meld))
+        return out
 
     def _finish_step(self, s: Any, p: int, phase: Any) -> int:
         """Knock declarations, layoffs and the wall, done the way the expert's engine would."""
@@ -200,8 +209,7 @@ class Driver:
                     if self.to_os[int(c)] in legal:
                         return self.to_os[int(c)]
                 return min(a for a in legal if a < 52)
-            for m in best_arrangement(hand).melds:
-                a = self._meld_action(m)
+            for a in self._meld_actions(best_arrangement(hand).melds):
                 if a in legal:
                     return a
             return PASS
@@ -215,8 +223,7 @@ class Driver:
                     if self.to_os[int(c)] in legal:
                         return self.to_os[int(c)]
                 return PASS
-            for m in best_arrangement(hand).melds:
-                a = self._meld_action(m)
+            for a in self._meld_actions(best_arrangement(hand).melds):
                 if a in legal:
                     return a
             return PASS
