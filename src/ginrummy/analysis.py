@@ -8,9 +8,10 @@ units: expected points in the scored modes, chance of gin with ``scoring=none``.
 * **accuracy**: the share of decisions that match the planner's choice or lose at most
   ``tolerance`` (the planner's estimates come from sampling, so near-ties are not errors);
 * **expected loss**: the sum of the losses, what the player's choices cost on average;
-* per hand, the planner's **expected value** at the first decision and the actual result, so
-  ``luck = actual - (expected - loss)`` shows how much of a result was the joker's place rather
-  than play.
+* per hand, the **expected** result at the first decision (the planner's first choice: exact if it
+  goes out, else :func:`~ginrummy.agents.solitaire.rollout_value` of playing on, a realistic and
+  slightly low estimate) and the actual result, so ``luck = actual - (expected - loss)`` shows
+  roughly how much of a result was the joker's place and the cards rather than play.
 
 The values are the planner's own estimates (:func:`ginrummy.agents.solitaire.evaluate_actions`):
 exact for going out now, the two-draw hold model for playing on.  That model sees the gin outs and
@@ -35,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import Action
-from .agents.solitaire import SOLO_VARIANTS, PlannerAgent, SoloRules
+from .agents.solitaire import SOLO_VARIANTS, PlannerAgent, SoloRules, rollout_value
 from .errors import RecordError
 
 __all__ = ["Analysis", "DecisionReview", "HandReview", "analyse_record", "analyse_state"]
@@ -81,7 +82,7 @@ class HandReview:
     result: str
     points: tuple[int, int]  # (player, joker)
     actual: float  # in the objective's units: 1/0 for gin/no gin, or net points
-    expected: float | None  # the planner's value at the hand's first decision (None: no decision)
+    expected: float | None  # the expected result at the hand's first decision (None: no decision)
     loss: float
     decisions: tuple[DecisionReview, ...]
 
@@ -215,6 +216,7 @@ def analyse_record(
         else:
             state.deal(hand["deck"], commitment=hand.get("commitment"))
         reviews: list[DecisionReview] = []
+        expected: float | None = None
         for i, text in enumerate(hand.get("actions") or []):
             act = Action.parse(text)
             legal = state.legal_actions()
@@ -225,6 +227,8 @@ def analyse_record(
                 base = Action(act.kind, act.card)  # an arrangement named in a knock is the same decision
                 best, best_v = report.values[0]
                 played_v = values.get(base, best_v)
+                if expected is None:
+                    expected = _expected(rules, obs, best, best_v, rollouts, seed)
                 loss = max(0.0, best_v - played_v)
                 reviews.append(
                     DecisionReview(
@@ -259,12 +263,27 @@ def analyse_record(
                 result,
                 points,
                 actual,
-                reviews[0].best_value if reviews else None,
+                expected,
                 sum(d.loss for d in reviews),
                 tuple(reviews),
             )
         )
     return out
+
+
+def _expected(rules: SoloRules, obs: Mapping[str, Any], best: Action, best_v: float, rollouts: int, seed: int) -> float:
+    """The expected result of the hand from this decision with the planner's choice."""
+    if best.kind in ("gin", "knock"):
+        return best_v  # exact
+    from .agents.solitaire import _CARD_INDEX
+
+    hand = 0
+    for c in obs.get("hand") or ():
+        hand |= 1 << _CARD_INDEX[c]
+    if best.card is not None:
+        hand &= ~(1 << int(best.card))
+    unseen = [_CARD_INDEX[c] for c in obs.get("unseen") or ()]
+    return rollout_value(rules, hand, unseen, rollouts=rollouts, seed=seed)
 
 
 def analyse_state(state: Any, **kwargs: Any) -> Analysis:
