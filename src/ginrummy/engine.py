@@ -177,6 +177,7 @@ class State:
         self.passes = 0
         self.must_draw = False  # rule 1.4.3: after both refuse, the non-dealer draws from the stock
         self.opening = False  # gin-solitaire opening discard
+        self.draws = 0  # solitaires: cards drawn from the deck this hand (the joker included)
         self.known: list[int] = [0] * self.num_seats  # cards a seat is known (publicly) to hold
         self.hand_result: HandResult | None = None
         self._knock_melds: tuple[tuple[Card, ...], ...] = ()
@@ -701,6 +702,7 @@ class State:
 
     def _solo_draw(self) -> None:
         card = self.stock.pop()
+        self.draws += 1
         if card == JOKER:
             self.stock.append(card)
             self._solo_end("joker")

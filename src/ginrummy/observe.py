@@ -154,4 +154,4 @@ def _solo(state: State, seat: int, obs: dict[str, Any]) -> None:
     above = len(unseen) if state.hand_result is None else 0
     obs["cards_above_joker_max"] = above
     obs["joker_next_chance"] = 1 / (above + 1) if state.hand_result is None else None
-    obs["draws"] = sum(1 for a in state.logs[-1].actions if a.kind in ("discard",))
+    obs["draws"] = state.draws

@@ -70,7 +70,7 @@ SCALARS: Final = (
     ("opponent_total", 2.0),  # highest opponent total / target, at most 2 (solitaires: the Joker's)
     ("above_joker_max", 1.0),  # solitaires: most cards that can lie above the joker / 43
     ("joker_next_chance", 1.0),  # solitaires: the chance that the next card drawn is the joker
-    ("draws", 1.0),  # solitaires: discards made this hand / 43
+    ("draws", 1.0),  # solitaires: cards drawn this hand / 43
     ("hand_number", 1.0),  # hands played in this game / 100, at most 1
 )
 
