@@ -449,7 +449,10 @@ def test_snapshot_classic_mid_hand(tmp_path: Path, request: pytest.FixtureReques
         await pilot.press("p")
         await wait_for(pilot, lambda: screen.session.human_to_act() is not None)
         await pilot.press("s", "2")
-        await pilot.pause()
+        # Let every re-render settle before the screenshot (one pause was not always enough on a busy machine).
+        for _ in range(5):
+            await pilot.pause(0.05)
+        await pilot.wait_for_scheduled_animations()
 
     assert snap_compare(make_app(tmp_path, "classic", deal_seed=5), terminal_size=SIZE, run_before=before)
 
