@@ -56,7 +56,7 @@ from typing import TYPE_CHECKING, Any, Final
 from ..actions import Action
 from ..cards import CARDS, JOKER, Card
 from ..errors import GinRummyError
-from ..melds import RUN_DEADWOOD, RUN_MELDED, best_discards, min_deadwood
+from ..melds import RUN_DEADWOOD, RUN_MELDED, _set_options, best_discards, min_deadwood
 from .base import Agent, Decision, register
 
 if TYPE_CHECKING:
@@ -164,22 +164,7 @@ def _candidates(s: int) -> int:
 
 def _set_choices(s: int, t: int) -> list[list[int]]:
     """For each candidate rank of ``t``: the sets of it that ``s`` holds (the four, or each three)."""
-    out = []
-    r = 0
-    while t:
-        if t & 1:
-            held = s & _RANK_MASKS[r]
-            opts = [held]
-            if held.bit_count() == 4:
-                y = held
-                while y:
-                    low = y & -y
-                    y ^= low
-                    opts.append(held ^ low)
-            out.append(opts)
-        t >>= 1
-        r += 1
-    return out
+    return [opts[1:] for opts in _set_options(s, t)]  # the meld engine's options, less "no set"
 
 
 def melded_sizes(cards: int) -> int:
