@@ -10,13 +10,14 @@ Action('discard As')
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Final
 
 from .cards import CARDS, Card
 from .errors import CardError, IllegalAction
 
-__all__ = ["KINDS", "NUM_ACTIONS", "Action"]
+__all__ = ["ACTIONS", "KINDS", "NUM_ACTIONS", "Action", "action_id"]
 
 KINDS: Final = ("draw", "take", "pass", "discard", "knock", "gin", "layoff")
 _CARD_KINDS: Final = ("discard", "knock", "gin", "layoff")
@@ -39,6 +40,7 @@ class Action:
     kind: str
     card: Card | None = None
     melds: tuple[Meld, ...] | None = None
+    _id: int = field(default=-1, init=False, repr=False, compare=False)  # the integer id, -1 with melds
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -49,6 +51,8 @@ class Action:
             raise IllegalAction(f"{self.kind} takes no card")
         if self.melds is not None and self.kind not in ("knock", "gin"):
             raise IllegalAction("only knock and gin may name melds")
+        if self.melds is None:
+            object.__setattr__(self, "_id", self._compute_id())
 
     @classmethod
     def parse(cls, text: str) -> Action:
@@ -76,8 +80,12 @@ class Action:
 
     @property
     def id(self) -> int:
-        if self.melds is not None:
+        """The integer id 0..212 (see the table above); an action naming melds has none."""
+        if self._id < 0:
             raise IllegalAction("an action naming melds has no integer id")
+        return self._id
+
+    def _compute_id(self) -> int:
         if self.kind == "draw":
             return 0
         if self.kind == "take":
@@ -118,6 +126,8 @@ class Action:
 ACTIONS: Final[tuple[Action, ...]] = tuple(Action.from_id(i) for i in range(NUM_ACTIONS))
 DRAW, TAKE, PASS = ACTIONS[0], ACTIONS[1], ACTIONS[2]
 BIG_GIN, KNOCK_NO_DISCARD = ACTIONS[159], ACTIONS[160]
+action_id: Final = attrgetter("_id")
+"""``action_id(action) == action.id`` for an action without melds, at the cost of an attribute read."""
 DISCARD: Final = ACTIONS[3:55]
 KNOCK: Final = ACTIONS[55:107]
 GIN: Final = ACTIONS[107:159]

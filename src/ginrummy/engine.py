@@ -21,9 +21,22 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .actions import ACTIONS, BIG_GIN, DISCARD, DRAW, GIN, KNOCK, KNOCK_NO_DISCARD, PASS, TAKE, Action
+from .actions import (
+    ACTIONS,
+    BIG_GIN,
+    DISCARD,
+    DRAW,
+    GIN,
+    KNOCK,
+    KNOCK_NO_DISCARD,
+    NUM_ACTIONS,
+    PASS,
+    TAKE,
+    Action,
+    action_id,
+)
 from .cards import JOKER, Card, CardSet, ShuffleStream, format_cards, full_pack, new_seed, shuffled
 from .errors import IllegalAction, OptionError, RecordError
 from .melds import (
@@ -51,6 +64,9 @@ from .scoring import (
     table_hand_points,
     three_rotation,
 )
+
+if TYPE_CHECKING:
+    from .observe import MaskObservation
 
 __all__ = ["RECORD_FORMAT", "SEATS", "HandResult", "Phase", "State"]
 
@@ -183,6 +199,7 @@ class State:
         self._knock_melds: tuple[tuple[Card, ...], ...] = ()
         self._last_knocker: int | None = None
         self._legal: list[Action] | None = None
+        self._legal_ids: tuple[list[Action], tuple[int, ...]] | None = None  # (the _legal they are of, ids)
 
     # ------------------------------------------------------------------ dealing
     @property
@@ -365,6 +382,15 @@ class State:
             self._legal = self._compute_legal()
         return list(self._legal)
 
+    def legal_action_ids(self) -> tuple[int, ...]:
+        """The integer ids of :meth:`legal_actions`, in the same order (cached with them)."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        cached = self._legal_ids
+        if cached is None or cached[0] is not self._legal:
+            cached = self._legal_ids = (self._legal, tuple(map(action_id, self._legal)))
+        return cached[1]
+
     def _compute_legal(self) -> list[Action]:
         ph = self.phase
         if ph == Phase.UPCARD:
@@ -449,7 +475,7 @@ class State:
                 self._illegal(act, legal)
             self._check_declared(act)
         else:
-            act = ACTIONS[act.id]  # interned: the membership test below is by identity
+            act = ACTIONS[action_id(act)]  # interned: the membership test below is by identity
             for x in legal:
                 if x is act:
                     break
@@ -465,6 +491,8 @@ class State:
             return action
         if isinstance(action, str):
             return Action.parse(action)
+        if type(action) is int and 0 <= action < NUM_ACTIONS:
+            return ACTIONS[action]
         if isinstance(action, int) and not isinstance(action, bool):
             return Action.from_id(action)
         raise IllegalAction(f"not an action: {action!r}")
@@ -926,6 +954,15 @@ class State:
         from .observe import observe
 
         return observe(self, seat)
+
+    def observation_masks(self, seat: int) -> MaskObservation:
+        """:meth:`observation` as card masks and numbers, for encoders on hot paths (the RL
+        environments): the same knowledge under the same rules, see :class:`ginrummy.observe.MaskObservation`."""
+        if not 0 <= seat < self.num_seats:
+            raise IllegalAction(f"no seat {seat} in {self.variant} (seats 0..{self.num_seats - 1})")
+        from .observe import observe_masks
+
+        return observe_masks(self, seat)
 
     def __repr__(self) -> str:
         return f"<State {self.variant} hand {self.hand_number} phase {self.phase} totals {self.totals}>"

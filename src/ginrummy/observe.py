@@ -9,16 +9,16 @@ the cards counted down to the joker).
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .actions import ACTIONS, Action
 from .cards import CARDS, JOKER, CardSet
-from .melds import Arrangement, best_arrangement
+from .melds import Arrangement, best_arrangement, min_deadwood
 
 if TYPE_CHECKING:
     from .engine import State
 
-__all__ = ["observe", "public_history"]
+__all__ = ["MaskObservation", "observe", "observe_masks", "public_history"]
 
 
 _CARD_STR = (*(str(c) for c in CARDS), str(JOKER))
@@ -155,3 +155,105 @@ def _solo(state: State, seat: int, obs: dict[str, Any]) -> None:
     obs["cards_above_joker_max"] = above
     obs["joker_next_chance"] = 1 / (above + 1) if state.hand_result is None else None
     obs["draws"] = state.draws
+
+
+_ALL = (1 << 52) - 1
+
+
+class MaskObservation(NamedTuple):
+    """The numeric core of :func:`observe`: what one seat may know, as card masks (bit ``i`` is
+    ``Card(i)``) and numbers, for encoders on hot paths (the RL environments).  It is built under
+    the same rules as the observation dict and holds nothing that dict does not; the tests check
+    every field against it."""
+
+    seat: int
+    hand_number: int
+    phase: str
+    to_act: bool
+    legal: tuple[int, ...]  # legal action ids when to act, else ()
+    own: int  # this seat's cards
+    held: int  # the cards it sees held on its side: its own, or (the sitter in three) the captain's
+    top: int  # the top of the discard pile (solitaires: the last discard) as a card index, or -1
+    pile: int  # table games: the face-up discard pile; solitaires: the player's discards
+    known: int  # cards an opponent is publicly known to hold (taken from the pile, not yet discarded)
+    unseen: int  # cards this seat has not seen (0 for the Joker's seat, which gets no complement)
+    stock_size: int
+    knock_limit: int  # the hand's (before the first deal: the option, 10 where there is none)
+    deadwood: int | None  # of the seat's own cards, None when it holds none
+    dealer: int | None  # table games: the dealer of the hand (three: the box)
+    roles: tuple[int, int, int] | None  # three: (box, captain, sitter) of the hand
+    totals: tuple[int, ...]
+    target: int  # the points that end the game (Hollywood: each of its three games)
+    above_joker_max: int  # solitaires: most cards that can lie above the joker
+    joker_next_chance: float | None  # solitaires: 1 / (above_joker_max + 1) while the hand runs
+    draws: int  # solitaires: cards drawn this hand
+
+
+@functools.lru_cache(maxsize=65536)
+def _deadwood(mask: int) -> int:
+    return min_deadwood(mask)
+
+
+def _mask(cards: Any) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def observe_masks(state: State, seat: int) -> MaskObservation:
+    """:func:`observe` as masks and numbers (see :class:`MaskObservation`)."""
+    v = state.variant
+    solo = v in ("solitaire", "gin-solitaire")
+    opts = state.options
+    target = int(getattr(opts, "hollywood_target" if v == "hollywood" else "game_target", 100) or 100)
+    to_act = state.current_player == seat
+    legal = state.legal_action_ids() if to_act else ()
+    totals = tuple(state.totals)
+    if not state.logs:
+        return MaskObservation(
+            seat, 0, state.phase, to_act, legal, 0, 0, -1, 0, 0, _ALL, 0, getattr(opts, "knock_limit", 10), None,
+            None, None, totals, target,
+            0, None, 0,
+        )  # fmt: skip
+    res = state.hand_result if state.is_hand_over else None
+    if solo:
+        own = state.hands[0] if seat == 0 else 0
+        out = state.out_of_play
+        pile = _mask(out)
+        top = int(out[-1]) if out else -1
+        unseen = _ALL & ~state.hands[0] & ~pile
+        if state.hand_result is not None:
+            unseen &= ~_mask(state.hand_result.counted_cards)
+        above = unseen.bit_count() if state.hand_result is None else 0
+        return MaskObservation(
+            seat, state.hand_number, state.phase, to_act, legal, own, own, top, pile, 0,
+            unseen if seat == 0 else 0, len(state.stock), state.knock_limit,
+            _deadwood(own) if own else None, None, None, totals, target,
+            above, 1 / (above + 1) if state.hand_result is None else None, state.draws,
+        )  # fmt: skip
+    active = state.active_seats
+    roles: tuple[int, int, int] | None = None
+    own = state.hands[seat] if seat in active else 0
+    held = own
+    if v == "three":
+        box, captain = state.hand_dealer, state.hand_nondealer
+        roles = (box, captain, 3 - box - captain)
+        if seat == roles[2]:
+            held = state.hands[captain]  # rule 2.2: the sitter sees the captain's hand
+    pile = _mask(state.pile)
+    known = 0
+    for i in active:
+        if i != seat:
+            known |= state.known[i]
+    known &= ~held
+    seen = held | pile | known
+    if res is not None:  # the spread at a showdown is public
+        seen |= _mask(res.knocker_unmatched) | _mask(res.defender_unmatched) | _mask(res.laid_off)
+        for meld in (*res.knocker_melds, *res.defender_melds):
+            seen |= _mask(meld)
+    return MaskObservation(
+        seat, state.hand_number, state.phase, to_act, legal, own, held, int(state.pile[-1]) if state.pile else -1,
+        pile, known, _ALL & ~seen, len(state.stock), state.knock_limit, _deadwood(own) if own else None,
+        state.hand_dealer, roles, totals, target, 0, None, 0,
+    )  # fmt: skip

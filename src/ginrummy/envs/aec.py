@@ -21,7 +21,7 @@ from pettingzoo import AECEnv
 from ..actions import NUM_ACTIONS, Action
 from ..errors import OptionError
 from ._match import Episode, Illegal, Match, Reward, render_text
-from .encoding import OBS_SIZE, encode, observation_bounds
+from .encoding import OBS_SIZE, encode_state, observation_bounds
 
 __all__ = ["AEC_VARIANTS", "GinRummyAEC"]
 
@@ -124,7 +124,7 @@ class GinRummyAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc
             self.agent_selection = self.possible_agents[seat]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        return encode(self.match.state.observation(self._seat[agent]))
+        return encode_state(self.match.state, self._seat[agent])
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

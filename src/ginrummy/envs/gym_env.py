@@ -18,7 +18,7 @@ from gymnasium import spaces
 from ..actions import NUM_ACTIONS, Action
 from ..errors import OptionError
 from ._match import Episode, Illegal, Match, Reward, render_text
-from .encoding import OBS_SIZE, encode, observation_bounds
+from .encoding import OBS_SIZE, encode_state, observation_bounds
 
 __all__ = ["GYM_VARIANTS", "SolitaireEnv"]
 
@@ -110,7 +110,7 @@ class SolitaireEnv(gym.Env[dict[str, Any], np.int64]):
         return obs, rewards[0], over, False, info
 
     def _obs(self) -> dict[str, np.ndarray]:
-        enc = encode(self.match.state.observation(0))
+        enc = encode_state(self.match.state, 0)
         self._mask = enc["action_mask"]
         return enc
 
