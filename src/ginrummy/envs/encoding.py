@@ -219,6 +219,10 @@ _SCALAR0: Final = 52 * NUM_PLANES
 _CHUNK: Final = tuple(struct.pack("13f", *((x >> i) & 1 for i in range(13))) for x in range(1 << 13))
 _PACK_SCALARS: Final = struct.Struct(f"{NUM_SCALARS}f").pack
 _NO_ACTIONS: Final = bytes(NUM_ACTIONS)
+_PHASE_ONE_HOT: Final = {
+    phase: tuple(1.0 if i == _PHASES[phase] else 0.0 for i in range(5))
+    for phase in ("upcard", "draw", "discard", "opening", "deal", "over")
+}
 
 
 def encode_state(state: State, seat: int) -> dict[str, npt.NDArray[Any]]:
@@ -227,17 +231,13 @@ def encode_state(state: State, seat: int) -> dict[str, npt.NDArray[Any]]:
     faster: the environments' hot path)."""
     m = state.observation_masks(seat)
     solo = state.variant in _SOLO
-    planes = m.held | (1 << m.top if m.top >= 0 else 0) << 52 | m.pile << 104 | m.known << 156 | m.unseen << 208
+    planes = (m.held, 1 << m.top if m.top >= 0 else 0, m.pile, m.known, m.unseen)  # in the order of PLANES
     target = max(m.target, 1)
     totals = m.totals
     others = [t for i, t in enumerate(totals) if i != seat]
     roles = m.roles
-    scalars = [
-        0.0,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
+    scalars = _PACK_SCALARS(
+        *_PHASE_ONE_HOT[m.phase],
         1.0 if m.to_act else 0.0,
         m.stock_size / 53,
         m.knock_limit / 10,
@@ -253,11 +253,10 @@ def encode_state(state: State, seat: int) -> dict[str, npt.NDArray[Any]]:
         m.joker_next_chance or 0.0,
         min(m.draws / 43, 1.0),
         min(m.hand_number / 100, 1.0),
-    ]
-    scalars[_PHASES.get(m.phase, 4)] = 1.0
+    )
     chunk = _CHUNK
-    buf = bytearray(b"".join([chunk[planes >> s & 0x1FFF] for s in range(0, _SCALAR0, 13)]))
-    buf += _PACK_SCALARS(*scalars)
+    buf = bytearray(b"".join([chunk[p >> s & 0x1FFF] for p in planes for s in (0, 13, 26, 39)]))
+    buf += scalars
     legal = bytearray(_NO_ACTIONS)
     for i in m.legal:
         legal[i] = 1
