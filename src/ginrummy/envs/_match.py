@@ -7,11 +7,14 @@ from collections.abc import Sequence
 from typing import Any, Final, Literal
 
 import numpy as np
+from gymnasium import spaces
 
+from ..actions import NUM_ACTIONS
 from ..engine import SEATS, State
 from ..errors import GinRummyError, OptionError
+from .encoding import OBS_SIZE, observation_bounds
 
-__all__ = ["ENV_KWARGS", "Match", "render_text"]
+__all__ = ["ENV_KWARGS", "Match", "check_render_mode", "observation_space", "render_text"]
 
 Episode = Literal["hand", "game"]
 Reward = Literal["points", "win"]
@@ -26,6 +29,22 @@ _SEED_BOUND: Final = 2**63
 def _check_choice(name: str, value: object, choices: Sequence[str]) -> None:
     if value not in choices:
         raise OptionError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
+
+
+def check_render_mode(render_mode: str | None, modes: Sequence[str]) -> None:
+    if render_mode is not None and render_mode not in modes:
+        raise OptionError(f"render_mode must be one of {', '.join(modes)}, got {render_mode!r}")
+
+
+def observation_space() -> spaces.Dict:
+    """The space of one seat's encoded observation (see :mod:`ginrummy.envs.encoding`)."""
+    low, high = observation_bounds()
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(low=low, high=high, shape=(OBS_SIZE,), dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
+        }
+    )
 
 
 class Match:

@@ -20,8 +20,8 @@ from pettingzoo import AECEnv
 
 from ..actions import NUM_ACTIONS, Action
 from ..errors import OptionError
-from ._match import Episode, Illegal, Match, Reward, render_text
-from .encoding import OBS_SIZE, encode_state, observation_bounds
+from ._match import Episode, Illegal, Match, Reward, check_render_mode, observation_space, render_text
+from .encoding import encode_state
 
 __all__ = ["AEC_VARIANTS", "GinRummyAEC"]
 
@@ -63,10 +63,7 @@ class GinRummyAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc
             raise OptionError(
                 f"no PettingZoo environment for {variant!r}: choose one of {', '.join(AEC_VARIANTS)}{hint}"
             )
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise OptionError(
-                f"render_mode must be one of {', '.join(self.metadata['render_modes'])}, got {render_mode!r}"
-            )
+        check_render_mode(render_mode, self.metadata["render_modes"])
         self.match = Match(
             variant,
             options,
@@ -81,13 +78,7 @@ class GinRummyAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc
         self.metadata = {**self.metadata, "name": f"ginrummy_{variant}_v0"}
         self.possible_agents = [f"player_{i}" for i in range(self.match.num_seats)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        low, high = observation_bounds()
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(low=low, high=high, shape=(OBS_SIZE,), dtype=np.float32),
-                "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
-            }
-        )
+        obs_space = observation_space()
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self.agents: list[str] = []

@@ -17,8 +17,8 @@ from gymnasium import spaces
 
 from ..actions import NUM_ACTIONS, Action
 from ..errors import OptionError
-from ._match import Episode, Illegal, Match, Reward, render_text
-from .encoding import OBS_SIZE, encode_state, observation_bounds
+from ._match import Episode, Illegal, Match, Reward, check_render_mode, observation_space, render_text
+from .encoding import encode_state
 
 __all__ = ["GYM_VARIANTS", "SolitaireEnv"]
 
@@ -57,10 +57,7 @@ class SolitaireEnv(gym.Env[dict[str, Any], np.int64]):
                 f"no Gymnasium environment for {variant!r}: choose one of {', '.join(GYM_VARIANTS)}"
                 + ("; the table games are PettingZoo environments: make_aec()" if variant in SEATED else "")
             )
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise OptionError(
-                f"render_mode must be one of {', '.join(self.metadata['render_modes'])}, got {render_mode!r}"
-            )
+        check_render_mode(render_mode, self.metadata["render_modes"])
         self.match = Match(
             variant,
             options,
@@ -72,13 +69,7 @@ class SolitaireEnv(gym.Env[dict[str, Any], np.int64]):
         )
         self.variant = variant
         self.render_mode = render_mode
-        low, high = observation_bounds()
-        self.observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(low=low, high=high, shape=(OBS_SIZE,), dtype=np.float32),
-                "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
-            }
-        )
+        self.observation_space = observation_space()
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self._mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         self._over = True
