@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import gc
+import json
+import os
 import random
+import signal
 import sqlite3
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -173,3 +179,182 @@ def test_threads_share_a_store(tmp_path: Path) -> None:
 def test_env_var_sets_default_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GINRUMMY_DATA_DIR", str(tmp_path / "d"))
     assert Store().path == tmp_path / "d" / DB_NAME
+
+
+# -- connections: one per thread, reused, closed, never shared across fork -----------------------
+
+
+def _mid_hand(seed: int = 1) -> Session:
+    s = Session.new("classic", seats=["human", "human"], deal_seed=seed)
+    s.commitment_for_next_deal()
+    s.start_hand()
+    _play(s, steps=4, rng=random.Random(seed))
+    return s
+
+
+def _is_closed(conn: sqlite3.Connection) -> bool:
+    try:
+        conn.execute("SELECT 1")
+    except sqlite3.ProgrammingError:
+        return True
+    return False
+
+
+def test_a_thread_reuses_its_connection(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = Store(tmp_path)
+    conn = store._connection()
+    opened: list[object] = []
+    real_connect = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect", lambda *a, **k: opened.append(a) or real_connect(*a, **k))
+    s = _mid_hand()
+    for _ in range(5):
+        store.save_game("g", s)
+        assert store.load_game("g") is not None
+        store.saved_games()
+    store.finish_game("g", s)
+    store.history()
+    assert opened == []
+    assert store._connection() is conn
+    assert not conn.in_transaction
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_threads_get_their_own_connections_and_concurrent_saves_all_land(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    n = 8
+    barrier = threading.Barrier(n)
+    conns: dict[int, int] = {}
+    errors: list[BaseException] = []
+
+    def work(i: int) -> None:
+        try:
+            s = _mid_hand(i)
+            barrier.wait()
+            for k in range(10):
+                store.save_game(f"t{i}-{k % 3}", s)
+                store.saved_games()
+            conns[i] = id(store._connection())
+            assert store._connection() is store._connection()
+        except BaseException as exc:  # pragma: no cover
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert len(set(conns.values())) == n  # no two threads shared a connection
+    assert id(store._connection()) not in conns.values()
+    assert len(store.saved_games()) == n * 3
+    raw = sqlite3.connect(tmp_path / DB_NAME)
+    assert raw.execute("SELECT count(*) FROM games").fetchone()[0] == n * 3
+    raw.close()
+
+
+def test_close_then_reuse_reopens(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    first = store._connection()
+    store.close()
+    assert _is_closed(first)
+    store.close()  # closing twice is harmless
+    store.save_game("a", _mid_hand())
+    second = store._connection()
+    assert second is not first and not _is_closed(second)
+    assert [g.id for g in store.saved_games()] == ["a"]
+    with store as same:
+        assert same is store
+        assert same.load_game("a") is not None
+    assert _is_closed(second)
+    assert [g.id for g in store.saved_games()] == ["a"]
+
+
+def test_connections_of_ended_threads_and_collected_stores_are_closed(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    box: list[sqlite3.Connection] = []
+
+    def work() -> None:
+        store.saved_games()
+        box.append(store._connection())
+
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    assert _is_closed(box[0])  # closed when its thread ended
+    assert not _is_closed(store._connection())
+    other = Store(tmp_path)
+    mine = other._connection()
+    del other
+    gc.collect()
+    assert _is_closed(mine)  # closed when the Store went away
+
+
+def test_an_error_discards_the_transaction(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.save_game("a", _mid_hand())
+    conn = store._connection()
+    with pytest.raises(RuntimeError), store._tx(write=True) as c:  # not an SQLite error: rolled back
+        c.execute("DELETE FROM games")
+        raise RuntimeError("boom")
+    assert store._connection() is conn and not conn.in_transaction
+    with pytest.raises(StoreError), store._tx(write=True) as c:  # an SQLite error: new connection
+        c.execute("DELETE FROM games")
+        c.execute("INSERT INTO nowhere VALUES (1)")
+    assert _is_closed(conn)
+    assert [g.id for g in store.saved_games()] == ["a"]
+
+
+def test_a_save_is_durable_when_it_returns(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    s = _mid_hand()
+    store.save_game("a", s)
+    # a fresh connection and another process see it at once, while ours stays open
+    raw = sqlite3.connect(tmp_path / DB_NAME)
+    assert raw.execute("SELECT id FROM games").fetchall() == [("a",)]
+    raw.close()
+    code = (
+        "import json, sys; from ginrummy.store import Store; g = Store(sys.argv[1]).load_game('a'); "
+        "print(json.dumps(g.to_json() if g else None))"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == json.loads(json.dumps(s.to_json()))
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+def test_a_save_survives_sigkill_right_after_it(tmp_path: Path) -> None:
+    code = (
+        "import os, signal, sys, json; from ginrummy.session import Session; from ginrummy.store import Store\n"
+        "s = Session.new('classic', seats=['human', 'human'], deal_seed=9); s.start_hand()\n"
+        "store = Store(sys.argv[1])\n"
+        "for i in range(3): store.save_game(f'g{i}', s)\n"
+        "print(json.dumps(s.to_json()), flush=True)\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True)
+    assert proc.returncode == -signal.SIGKILL
+    store = Store(tmp_path)
+    assert sorted(g.id for g in store.saved_games()) == ["g0", "g1", "g2"]
+    loaded = store.load_game("g2")
+    assert loaded is not None
+    assert loaded.to_json() == json.loads(proc.stdout)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_forked_child_opens_its_own_connection(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    parent_conn = store._connection()
+    s = _mid_hand()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        ok = False
+        try:
+            store.save_game("child", s)
+            ok = store._connection() is not parent_conn and not _is_closed(parent_conn)
+        finally:
+            os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert store._connection() is parent_conn and not _is_closed(parent_conn)
+    store.save_game("parent", s)
+    assert sorted(g.id for g in store.saved_games()) == ["child", "parent"]

@@ -2,9 +2,22 @@
 
 The database lives in the user data directory (``platformdirs.user_data_dir("ginrummy")``), or
 in a directory given by the caller (``ginrummy --data-dir DIR``) or by the environment variable
-``GINRUMMY_DATA_DIR``.  Every call opens its own connection, so a :class:`Store` may be shared
-by threads and several processes may use the same file at once.  Writes are single transactions
-in WAL mode with ``synchronous=FULL``: a game saved after an action survives a SIGKILL.
+``GINRUMMY_DATA_DIR``.  Writes are single transactions (``BEGIN IMMEDIATE``) in WAL mode with
+``synchronous=FULL``: when :meth:`Store.save_game` returns, the game is on disk and survives a
+SIGKILL.
+
+Connections: a :class:`Store` keeps one SQLite connection per thread (and per process), opened on
+the thread's first call and reused by its later calls, so a save is one transaction and one fsync
+rather than an open, a checkpoint and a close.  A :class:`Store` may be shared by threads (each
+uses its own connection; SQLite's locks order their writes) and several processes may use the same
+file at once.  :meth:`Store.close` (or leaving ``with store:``) closes the calling thread's
+connection; the next call opens a new one.  A thread's connection is also closed when the thread
+ends or the :class:`Store` is garbage collected (a :func:`weakref.finalize` on the per-thread
+entry), and the connections still open are closed at interpreter exit, which lets SQLite fold the
+WAL back into the database file.  The cache is keyed on the process id as well: a child made by
+``fork`` never uses, and never closes, a connection it inherited (SQLite forbids carrying one
+across ``fork``); it opens its own.  A connection that raised an SQLite error is closed and
+replaced on the next call.
 
 A file that is not a ginrummy database (another program's SQLite file, a text file, a damaged
 file) raises :class:`~ginrummy.errors.StoreError` and is left exactly as it was; only
@@ -30,10 +43,12 @@ import secrets
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from .errors import GinRummyError, StoreError
@@ -81,6 +96,47 @@ CREATE TABLE IF NOT EXISTS finished (
 );
 CREATE INDEX IF NOT EXISTS finished_by_variant ON finished (variant, finished_at);
 """
+
+
+# Connections this process must not close: inherited across fork (SQLite forbids using a connection
+# in a forked child, and closing it may checkpoint or unlink the WAL the parent is using), or in the
+# middle of another thread's transaction at interpreter exit.  The OS closes their files at exit.
+_KEPT_OPEN: list[sqlite3.Connection] = []
+
+
+class _ThreadConnection:
+    """A thread's cached connection, stored in the :class:`Store`'s :class:`threading.local`.
+    When this entry dies (the thread ended, the Store was collected) its finalizer closes the
+    connection; the finalizer also runs at interpreter exit."""
+
+    __slots__ = ("__weakref__", "conn", "finalizer", "pid")
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.pid = os.getpid()
+        self.finalizer = weakref.finalize(self, _release, conn, self.pid)
+
+    def close(self) -> None:
+        """Close now, by the owning thread (a transaction left open by an error is discarded)."""
+        if self.finalizer.detach() is None:
+            return  # already closed
+        if self.pid != os.getpid():
+            _KEPT_OPEN.append(self.conn)
+            return
+        with contextlib.suppress(sqlite3.Error):
+            self.conn.close()
+
+
+def _release(conn: sqlite3.Connection, pid: int) -> None:
+    """The finalizer: close a cached connection whose entry died (its thread ended, its Store was
+    collected) or that is still open at interpreter exit; but never one that belongs to another
+    process (we are a forked child), nor one that another thread is using (at exit, a daemon
+    thread in the middle of a transaction)."""
+    if pid != os.getpid() or conn.in_transaction:
+        _KEPT_OPEN.append(conn)
+        return
+    with contextlib.suppress(sqlite3.Error):
+        conn.close()
 
 
 def default_data_dir() -> Path:
@@ -153,7 +209,7 @@ class Store:
     def __init__(self, data_dir: str | os.PathLike[str] | None = None) -> None:
         self.data_dir = Path(data_dir).expanduser() if data_dir is not None else default_data_dir()
         self.path = self.data_dir / DB_NAME
-        self._lock = threading.Lock()
+        self._local = threading.local()  # .entry: this thread's _ThreadConnection
         try:
             self.data_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -244,38 +300,73 @@ class Store:
             conn.close()
 
     def _connect(self) -> sqlite3.Connection:
+        """A new connection (``check_same_thread=False`` only so that a finalizer running in another
+        thread may close it: each connection is used by the thread that opened it)."""
         try:
             conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the database {self.path}: {exc}") from None
+        try:
             conn.execute("PRAGMA busy_timeout = 30000")
             conn.execute("PRAGMA synchronous = FULL")
         except sqlite3.Error as exc:
+            conn.close()
             raise StoreError(f"cannot open the database {self.path}: {exc}") from None
         return conn
 
+    def _connection(self) -> sqlite3.Connection:
+        """This thread's connection, opened on first use (again after a fork or :meth:`close`)."""
+        entry: _ThreadConnection | None = getattr(self._local, "entry", None)
+        if entry is not None and entry.pid == os.getpid():
+            return entry.conn
+        if entry is not None:  # inherited across fork: leave it alone, open our own
+            self._local.entry = None
+            entry.close()
+        entry = _ThreadConnection(self._connect())
+        self._local.entry = entry
+        return entry.conn
+
+    def close(self) -> None:
+        """Close the calling thread's connection (if it has one).  The Store stays usable: the next
+        call opens a new connection.  Other threads' connections are closed when those threads end
+        or the Store is garbage collected."""
+        entry: _ThreadConnection | None = getattr(self._local, "entry", None)
+        self._local.entry = None
+        if entry is not None:
+            entry.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
     @contextlib.contextmanager
     def _tx(self, write: bool = False) -> Iterator[sqlite3.Connection]:
-        """One connection, one transaction (BEGIN IMMEDIATE for writes), closed afterwards."""
-        with self._lock:
-            conn = self._connect()
+        """One transaction (BEGIN IMMEDIATE for writes) on this thread's connection, committed at the
+        end or rolled back if the body raises.  After an SQLite error the connection is closed (which
+        also discards any transaction left open) and the next call opens a new one."""
+        conn = self._connection()
+        try:
+            conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
-                conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-                try:
-                    yield conn
-                except BaseException:
-                    conn.execute("ROLLBACK")
-                    raise
+                yield conn
                 conn.execute("COMMIT")
-            except sqlite3.Error as exc:
-                raise StoreError(f"database error in {self.path}: {exc}") from None
             finally:
-                conn.close()
+                if conn.in_transaction:  # the body raised, or COMMIT failed
+                    conn.execute("ROLLBACK")
+        except sqlite3.Error as exc:
+            self.close()
+            raise StoreError(f"database error in {self.path}: {exc}") from None
 
     def _init_schema(self) -> None:
-        with self._lock:
-            conn = self._connect()
+        conn = self._connection()
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("BEGIN IMMEDIATE")
             try:
-                conn.execute("PRAGMA journal_mode = WAL")
-                conn.execute("BEGIN IMMEDIATE")
                 for stmt in _SCHEMA.split(";"):
                     if stmt.strip():
                         conn.execute(stmt)
@@ -284,10 +375,12 @@ class Store:
                     "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
                 )
                 conn.execute("COMMIT")
-            except sqlite3.Error as exc:
-                raise StoreError(f"cannot set up the database {self.path}: {exc}") from None
             finally:
-                conn.close()
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+        except sqlite3.Error as exc:
+            self.close()
+            raise StoreError(f"cannot set up the database {self.path}: {exc}") from None
 
     # -- saved games ------------------------------------------------------------------------------
     def save_game(self, game_id: str, session: Session) -> None:
