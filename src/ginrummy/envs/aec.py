@@ -32,8 +32,8 @@ class GinRummyAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc
     """Agents ``player_0``, ``player_1`` (and ``player_2`` in ``three``) are the seats.
 
     Observations are ``{"observation": float32[OBS_SIZE], "action_mask": int8[213]}`` encoded from
-    :meth:`ginrummy.engine.State.observation` (see :mod:`ginrummy.envs.encoding`); actions are the
-    integer ids of :class:`ginrummy.actions.Action`.  In ``three`` the sitter of a hand is never
+    the seat's :meth:`ginrummy.engine.State.observation_masks` (see :mod:`ginrummy.envs.encoding`);
+    actions are the integer ids of :class:`ginrummy.actions.Action`.  In ``three`` the sitter of a hand is never
     selected while the hand runs; at the end of an episode every agent is terminated and gets its
     reward.  Every keyword argument other than the environment's own is an option of the variant.
     """

@@ -29,7 +29,8 @@ class SolitaireEnv(gym.Env[dict[str, Any], np.int64]):
     """The player (seat 0) against the Joker.
 
     Observations are ``{"observation": float32[OBS_SIZE], "action_mask": int8[213]}`` encoded from
-    :meth:`ginrummy.engine.State.observation`; actions are :class:`ginrummy.actions.Action` ids.
+    the player's :meth:`ginrummy.engine.State.observation_masks`; actions are
+    :class:`ginrummy.actions.Action` ids.
     The reward is the player's points minus the Joker's (``reward="points"``; with
     ``scoring="none"`` in ``solitaire``, +1 for a win and -1 for a loss) or +1/-1 for the hand's
     (game's) winner (``reward="win"``).  An illegal action ends the episode with
