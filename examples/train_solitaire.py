@@ -13,8 +13,8 @@ policy unchanged).
 Every ``--eval-every`` episodes the greedy version of the policy plays the same ``--eval-deals``
 deals as a random policy; the ``planner`` agent (``ginrummy.agents``; skipped with a message if it
 is not available) plays the first ``--planner-deals`` of them on every core, so the win rates
-compare on identical deals.  The learning curve goes to
-``OUT.png`` with matplotlib, or to ``OUT.csv`` without it.  Needs ``pip install 'ginrummy[rl]'``.
+compare on identical deals.  The learning curve goes to ``OUT.csv``, and its plot to ``OUT.png``
+when matplotlib is installed.  Needs ``pip install 'ginrummy[rl]'``.
 """
 
 from __future__ import annotations
@@ -232,19 +232,20 @@ def main(argv: list[str] | None = None) -> int:
         print(f"on the planner's {n} deals: trained policy {sub:.3f}, planner {baselines['planner']:.3f}")
     print("weights: " + ", ".join(f"{n} {w:+.3f}" for n, w in zip(FEATURES, theta, strict=True)))
     out = Path(args.out)
+    path = out.with_suffix(".csv")
+    with path.open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["episodes", "trained_win_rate", *(f"{k}_win_rate" for k in baselines)])
+        for ep, rate in curve:
+            w.writerow([ep, f"{rate:.4f}", *(f"{v:.4f}" for v in baselines.values())])
+    print(f"wrote the learning curve to {path}")
     try:
         import matplotlib  # type: ignore[import-not-found, unused-ignore]
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
-        path = out.with_suffix(".csv")
-        with path.open("w", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(["episodes", "trained_win_rate", *(f"{k}_win_rate" for k in baselines)])
-            for ep, rate in curve:
-                w.writerow([ep, f"{rate:.4f}", *(f"{v:.4f}" for v in baselines.values())])
-        print(f"matplotlib is not installed: wrote the learning curve to {path} (pip install matplotlib for a plot)")
+        print("matplotlib is not installed: no plot (pip install matplotlib for one)")
         return 0
     fig, ax = plt.subplots(figsize=(7, 4))
     ax.plot([e for e, _ in curve], [r for _, r in curve], marker="o", label="trained (greedy)")

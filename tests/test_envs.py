@@ -3,10 +3,12 @@ rewards, the sitter of three-player gin, and that observations hold only what a 
 
 from __future__ import annotations
 
+import csv
 import doctest
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -408,3 +410,21 @@ def test_cards_index_as_the_engine() -> None:
     obs, _ = env.reset(seed=4)
     hand = {int(Card.parse(c)) for c in env.raw_observation()["hand"]}
     assert set(np.flatnonzero(obs["observation"][plane_slice("hand")]).tolist()) == hand
+
+
+def test_training_example_runs_and_writes_its_curve(tmp_path: Any) -> None:
+    """examples/train_solitaire.py, shortened: it trains, evaluates on fixed deals against the
+    random policy and the planner, and writes the learning curve."""
+    script = Path(__file__).resolve().parent.parent / "examples" / "train_solitaire.py"
+    out = tmp_path / "curve"
+    args = ["--episodes", "40", "--eval-every", "20", "--eval-deals", "12", "--planner-deals", "3"]
+    args += ["--planner-rollouts", "8", "--workers", "1", "--out", str(out)]
+    proc = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "random policy:  win rate" in proc.stdout and "planner agent:  win rate" in proc.stdout
+    with (tmp_path / "curve.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["episodes"]) for r in rows] == [0, 20, 40]
+    for r in rows:
+        for key in ("trained_win_rate", "random_win_rate", "planner_win_rate"):
+            assert 0.0 <= float(r[key]) <= 1.0
