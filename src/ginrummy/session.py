@@ -158,16 +158,23 @@ class Session:
         obs["seat_kinds"] = list(self.seats)
         return obs
 
-    def hint(self, seat: int) -> Any:
-        """The advisor's recommendation for ``seat`` (its turn, or the sitter advising the captain)."""
-        from .agents.advisor import advise
-
+    def advised_seat(self, seat: int) -> int:
+        """The seat whose decision a hint for ``seat`` is about: its own on its turn, or (the
+        sitter in three) the captain's; raises :class:`IllegalAction` when there is none."""
         st = self.state
         if st.variant == "three" and st.logs and seat == 3 - st.hand_dealer - st.hand_nondealer:
             seat = st.hand_nondealer  # rule 2.2: the sitter sees the captain's hand and advises on it
         if st.current_player != seat:
             raise IllegalAction(f"no hint: seat {seat} is not to act")
-        return advise(st.observation(seat), st.legal_actions(), st.variant)
+        return seat
+
+    def hint(self, seat: int) -> Any:
+        """The advisor's recommendation for ``seat`` (its turn, or the sitter advising the captain)."""
+        from .agents.advisor import advise
+
+        target = self.advised_seat(seat)
+        st = self.state
+        return advise(st.observation(target), st.legal_actions(), st.variant)
 
     # -- saving ---------------------------------------------------------------------------------
     def _changed(self) -> None:

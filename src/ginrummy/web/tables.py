@@ -236,14 +236,10 @@ class Thinker:
 
 
 def hint_inputs(session: Session, seat: int) -> tuple[str, dict[str, Any], list[str]]:
-    """What the advisor needs for ``seat``: as :meth:`Session.hint`, the sitter in three is
-    advised on the captain's hand (rule 2.2); anyone else only on their own turn."""
+    """What the advisor needs for ``seat`` (see :meth:`Session.advised_seat`), taken here so that
+    the advice itself can be worked out in a worker process."""
     st = session.state
-    target = seat
-    if st.variant == "three" and st.logs and seat == 3 - st.hand_dealer - st.hand_nondealer:
-        target = st.hand_nondealer
-    if st.current_player != target:
-        raise IllegalAction(f"no hint: seat {seat} is not to act")
+    target = session.advised_seat(seat)
     return st.variant, st.observation(target), [str(a) for a in st.legal_actions()]
 
 
