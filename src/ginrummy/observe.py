@@ -204,33 +204,37 @@ def _mask(cards: Any) -> int:
 def observe_masks(state: State, seat: int) -> MaskObservation:
     """:func:`observe` as masks and numbers (see :class:`MaskObservation`)."""
     v = state.variant
-    solo = v in ("solitaire", "gin-solitaire")
     opts = state.options
-    target = int(getattr(opts, "hollywood_target" if v == "hollywood" else "game_target", 100) or 100)
     to_act = state.current_player == seat
-    legal = state.legal_action_ids() if to_act else ()
-    totals = tuple(state.totals)
+    common: dict[str, Any] = {
+        "seat": seat,
+        "hand_number": state.hand_number,
+        "phase": state.phase,
+        "to_act": to_act,
+        "legal": state.legal_action_ids() if to_act else (),
+        "totals": tuple(state.totals),
+        "target": int(getattr(opts, "hollywood_target" if v == "hollywood" else "game_target", 100) or 100),
+    }
     if not state.logs:
         return MaskObservation(
-            seat, 0, state.phase, to_act, legal, 0, 0, -1, 0, 0, _ALL, 0, getattr(opts, "knock_limit", 10), None,
-            None, None, totals, target,
-            0, None, 0,
+            **common, own=0, held=0, top=-1, pile=0, known=0, unseen=_ALL, stock_size=0,
+            knock_limit=getattr(opts, "knock_limit", 10), deadwood=None, dealer=None, roles=None,
+            above_joker_max=0, joker_next_chance=None, draws=0,
         )  # fmt: skip
-    res = state.hand_result if state.is_hand_over else None
-    if solo:
+    if v in ("solitaire", "gin-solitaire"):
         own = state.hands[0] if seat == 0 else 0
         out = state.out_of_play
-        pile = _mask(out)
-        top = int(out[-1]) if out else -1
+        pile = _mask(out)  # rule 3.3: the player knows which cards it discarded, never where the joker is
         unseen = _ALL & ~state.hands[0] & ~pile
-        if state.hand_result is not None:
-            unseen &= ~_mask(state.hand_result.counted_cards)
-        above = unseen.bit_count() if state.hand_result is None else 0
+        result = state.hand_result
+        if result is not None:
+            unseen &= ~_mask(result.counted_cards)
+        above = unseen.bit_count() if result is None else 0
         return MaskObservation(
-            seat, state.hand_number, state.phase, to_act, legal, own, own, top, pile, 0,
-            unseen if seat == 0 else 0, len(state.stock), state.knock_limit,
-            _deadwood(own) if own else None, None, None, totals, target,
-            above, 1 / (above + 1) if state.hand_result is None else None, state.draws,
+            **common, own=own, held=own, top=int(out[-1]) if out else -1, pile=pile, known=0,
+            unseen=unseen if seat == 0 else 0, stock_size=len(state.stock), knock_limit=state.knock_limit,
+            deadwood=_deadwood(own) if own else None, dealer=None, roles=None, above_joker_max=above,
+            joker_next_chance=1 / (above + 1) if result is None else None, draws=state.draws,
         )  # fmt: skip
     active = state.active_seats
     roles: tuple[int, int, int] | None = None
@@ -248,12 +252,14 @@ def observe_masks(state: State, seat: int) -> MaskObservation:
             known |= state.known[i]
     known &= ~held
     seen = held | pile | known
+    res = state.hand_result if state.is_hand_over else None
     if res is not None:  # the spread at a showdown is public
         seen |= _mask(res.knocker_unmatched) | _mask(res.defender_unmatched) | _mask(res.laid_off)
         for meld in (*res.knocker_melds, *res.defender_melds):
             seen |= _mask(meld)
     return MaskObservation(
-        seat, state.hand_number, state.phase, to_act, legal, own, held, int(state.pile[-1]) if state.pile else -1,
-        pile, known, _ALL & ~seen, len(state.stock), state.knock_limit, _deadwood(own) if own else None,
-        state.hand_dealer, roles, totals, target, 0, None, 0,
+        **common, own=own, held=held, top=int(state.pile[-1]) if state.pile else -1, pile=pile, known=known,
+        unseen=_ALL & ~seen, stock_size=len(state.stock), knock_limit=state.knock_limit,
+        deadwood=_deadwood(own) if own else None, dealer=state.hand_dealer, roles=roles, above_joker_max=0,
+        joker_next_chance=None, draws=0,
     )  # fmt: skip
