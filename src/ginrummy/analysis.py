@@ -137,8 +137,9 @@ class Analysis:
         return sum(d.loss for d in self.reviews)
 
     def worst(self, k: int = 3) -> list[DecisionReview]:
-        """The ``k`` costliest decisions."""
-        return sorted((d for d in self.reviews if d.loss > 0), key=lambda d: -d.loss)[:k]
+        """The ``k`` costliest decisions that do not match the planner's (a matching one may differ
+        from its choice by less than the tolerance: no mistake to show)."""
+        return sorted((d for d in self.reviews if not d.matches and d.loss > 0), key=lambda d: -d.loss)[:k]
 
     def to_json(self) -> dict[str, Any]:
         return {
