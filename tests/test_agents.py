@@ -3,6 +3,7 @@ that ranks exactly the legal actions, and the expert's edge over the baselines."
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import statistics
@@ -16,6 +17,7 @@ from ginrummy.actions import Action
 from ginrummy.agents import Agent, available_agents, make_agent
 from ginrummy.agents.advisor import Advice, _greedy_solo, advise
 from ginrummy.agents.basic import greedy_choice
+from ginrummy.agents.expert import DEFAULT, ExpertAgent
 from ginrummy.agents.knowledge import Knowledge, card_mask
 from ginrummy.engine import State
 from ginrummy.melds import min_deadwood
@@ -339,3 +341,24 @@ def test_expert_beats_greedy() -> None:
 
 
 PAIRS = 200
+
+
+def test_expert_fears_an_undercut_after_the_opponent_took_cards() -> None:
+    """The undercut chance counts the cards the opponent took from the pile (Params.u_took): in
+    this position (seat 1 holds 3c 5d 9d taken from the pile, 16 stock cards) the expert could
+    knock throwing 4s but plays on; without the term it knocks."""
+    s = State.new("classic")
+    s.deal(seed=12)
+    ex = make_agent("expert", "classic", seed=0)
+    for _ in range(37):
+        seat = s.current_player
+        assert seat is not None
+        s.apply(ex.act(s.observation(seat), s.legal_actions()))
+    seat = s.current_player
+    assert seat is not None
+    obs, legal = s.observation(seat), s.legal_actions()
+    assert obs["stock_size"] == 16 and Action.parse("knock 4s") in legal
+    assert Knowledge.from_observation(obs).opp_took.bit_count() == 3
+    assert ex.act(obs, legal) == Action.parse("discard 4s")
+    old = ExpertAgent("classic", seed=0, params=dataclasses.replace(DEFAULT, u_took=0.0))
+    assert old.act(obs, legal) == Action.parse("knock 4s")

@@ -18,7 +18,8 @@ that the card would complete).  The player
 * discards to the least effective deadwood (ties: the higher card);
 * goes gin at once; when it may knock it compares the expected points of the showdown (undercut
   chance and winning margin by stock left and deadwood) with the expected points of playing on
-  (by effective deadwood and stock left; 0 at the wall).  Both models were fitted by least
+  (by effective deadwood and stock left; 0 at the wall); the undercut chance rises with each
+  card the opponent took from the pile and still holds.  Both models were fitted by least
   squares on hands where the knock decision was randomised (against ``greedy`` and against the
   expert itself), so it knocks early with low deadwood and plays on for gin, or for a safer count,
   when the hand is late or its deadwood is very low.  Oklahoma's knock limit comes with the
@@ -89,6 +90,13 @@ class Params:
     samples: int = 32  # opponent hands sampled by the "sample" model
     extra: int = 2  # ...each drawn with this many cards more, keeping their best ten
     greedy_draw: bool = False  # experiments: take only what lowers the deadwood
+    box_undoubled: bool = False  # experiments, Oklahoma: the spades double leaves the box bonus as it is (rule 1b.3)
+    # Added to the undercut log-odds for each card the opponent took from the pile and still
+    # holds: its melds are further along than the stock size says (A/B of 2026-12-02,
+    # docs/strength.md).
+    u_took: float = 0.3
+    late_knock_stock: int = -1  # experiments: at or below this many stock cards, knock whenever legal
+    draw_replace: float = 0.0  # experiments: weight of a stock card's expected saving by replacing the worst card
 
 
 DEFAULT: Final = Params()
@@ -106,19 +114,26 @@ def play_on_value(m: float, stock: int, wall: int, params: Params = DEFAULT, box
     return value
 
 
-def undercut_chance(dk: int, stock: int, params: Params = DEFAULT) -> float:
-    """The chance that a knock with deadwood ``dk`` and ``stock`` cards left is undercut."""
-    return 1.0 / (1.0 + math.exp(-(params.u0 + params.u_s * stock + params.u_dk * dk)))
+def undercut_chance(dk: int, stock: int, params: Params = DEFAULT, shift: float = 0.0) -> float:
+    """The chance that a knock with deadwood ``dk`` and ``stock`` cards left is undercut
+    (``shift``: added to the log-odds)."""
+    return 1.0 / (1.0 + math.exp(-(params.u0 + params.u_s * stock + params.u_dk * dk + shift)))
 
 
 def knock_points(
-    dk: int, stock: int, undercut_bonus: float, gin_bonus: float, params: Params = DEFAULT, box: float = 0.0
+    dk: int,
+    stock: int,
+    undercut_bonus: float,
+    gin_bonus: float,
+    params: Params = DEFAULT,
+    box: float = 0.0,
+    shift: float = 0.0,
 ) -> float:
     """Expected points of knocking now with deadwood ``dk`` (0: gin) and ``stock`` cards left,
     counting ``box`` points for each hand won."""
     if dk == 0:
         return gin_bonus + max(5.0, params.dd0 + params.dd_s * stock) + box * params.box_weight
-    u = undercut_chance(dk, stock, params)
+    u = undercut_chance(dk, stock, params, shift)
     win = max(1.0, params.w0 + params.w_s * stock + params.w_dk * dk)
     return (1.0 - u) * win - u * (undercut_bonus + 2.2) + box * params.box_weight * (1.0 - 2.0 * u)
 
@@ -214,6 +229,18 @@ class _Eval:
         self._pot[hand] = out
         self._gin[hand] = gin / self.qsum
         return out
+
+    def replacement(self, hand: int, dw: int) -> float:
+        """Expected deadwood saved by drawing one stock card into ``hand`` (ten cards, deadwood
+        ``dw``) and throwing the worst card instead, melds aside (what :meth:`potential` leaves
+        out): a low card replaces a high one."""
+        bd9 = best_discards(hand)[0]
+        tot = 0.0
+        for _, q, v, *_rest in self.stock:
+            s = dw - bd9 - v
+            if s > 0:
+                tot += q * s
+        return tot / self.qsum
 
     def gin_chance(self, hand: int) -> float:
         """The chance that the next stock card gives gin (after :meth:`potential` of ``hand``)."""
@@ -346,6 +373,10 @@ def evaluate(
     ev = _Eval(k, params, obs_rng(seed, observation, "expert"))
     ev.mult = _multiplier(k, observation)
     ev.box = _box(k, observation, params)
+    if params.box_undoubled and ev.mult != 1.0:
+        # Rule 1b.3: the double is for the hand's score, not the box bonus: every value is
+        # multiplied by ``mult`` at the end, so the box counts 1/mult of itself before that.
+        ev.box /= ev.mult
     kinds = {a.kind for a in legal}
     if kinds & {"discard", "knock", "gin"}:
         return _decide_out(ev, k, legal, full)
@@ -373,6 +404,11 @@ def _box(k: Knowledge, observation: Mapping[str, Any], params: Params) -> float:
     return float(k.options.get("box_bonus", 0))
 
 
+def _shift(k: Knowledge, p: Params) -> float:
+    """Undercut log-odds beyond the stock and the deadwood: the cards the opponent took."""
+    return p.u_took * k.opp_took.bit_count() if p.u_took else 0.0
+
+
 def _bonuses(k: Knowledge) -> tuple[float, float]:
     return float(k.options.get("undercut_bonus", 25)), float(k.options.get("gin_bonus", 25))
 
@@ -397,6 +433,8 @@ def _decide_draw(ev: _Eval, k: Knowledge, legal: Sequence[Action]) -> Evaluation
         # A stock card saves pot0 on average (plus replacing the worst card, which is about what
         # taking also allows), and the hand keeps about the same outs afterwards.
         m_draw = d0 - (1.0 + p.lam) * pot0 - ev.gin_worth * ev.gin_chance(hand)
+        if p.draw_replace:
+            m_draw -= p.draw_replace * ev.replacement(hand, d0)
         values[other] = play_on_value(m_draw, stock, k.wall, p, ev.box)
         notes[other] = f"deadwood {d0}; a stock card saves {pot0:.1f} on average"
     if take is not None and top is not None:
@@ -408,7 +446,7 @@ def _decide_draw(ev: _Eval, k: Knowledge, legal: Sequence[Action]) -> Evaluation
         if d_take <= k.knock_limit:
             # Taking it lets us go out at once.
             ub, gb = _bonuses(k)
-            values[take] = max(values[take], knock_points(d_take, stock, ub, gb, p, ev.box))
+            values[take] = max(values[take], knock_points(d_take, stock, ub, gb, p, ev.box, _shift(k, p)))
         melded = _meld_with(with_top & ~(1 << c_best), top)
         notes[take] = f"it {'melds with ' + melded if melded else 'lowers the count'} and leaves deadwood {d_take}"
         notes[take] += f" after throwing {CARDS[c_best]}"
@@ -465,10 +503,14 @@ def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool) ->
             if p.knock_model == "sample":
                 kv, under, _ = ev.knock_value(hand & ~(1 << _card(a)), dk, False)
             else:
-                kv = knock_points(dk, stock, ub, gb, p, ev.box)
-                under = undercut_chance(dk, stock, p)
+                kv = knock_points(dk, stock, ub, gb, p, ev.box, _shift(k, p))
+                under = undercut_chance(dk, stock, p, _shift(k, p))
             values[a] = kv - p.knock_bias
             notes[a] = f"deadwood {dk}, undercut chance about {under:.0%}"
+        if stock <= p.late_knock_stock:
+            top = max((values[a] for a in discards if a in values), default=0.0)
+            for a in knocks:
+                values[a] = max(values[a], top + 1.0 - 0.01 * dks[a])
     if full:  # anything left (e.g. a worse knock) still gets a value
         for a in legal:
             if a not in values:
