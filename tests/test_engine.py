@@ -1,20 +1,29 @@
 """The engine under random legal play, every variant, against the rule book's invariants.
 
-At every step: every card is in exactly one place (a hand, the stock, the discard pile, out of
-play), hand sizes follow the turn, and the seat to act is the one the rules name.  At the end of
-every hand: exactly one side scores (or nobody), the points follow from the spread by rule 1.8 or
-3.5-3.7, the totals are the sum of the hand points, and the game ends exactly when the target is
-reached.  At sampled steps: illegal actions raise :class:`IllegalAction` and change nothing, clones
-are independent, and undo takes an action back.
+At every step: hand sizes follow the turn, no card comes or goes, and the seat to act is the one
+the rules name.  At the end of every hand: every card is in exactly one place (a hand, the stock,
+the discard pile, out of play), exactly one side scores (or nobody), the points follow from the
+spread by rule 1.8 or 3.5-3.7, the totals are the sum of the hand points, and the game ends exactly
+when the target is reached.  At every step of sampled hands (the first hands of each part of a run,
+then a seeded fraction of the others; ``AUDIT_*``): every card is in exactly one place.  At every
+step of fewer sampled hands (``PROBE_*``): illegal actions raise :class:`IllegalAction` and change
+nothing, clones are independent, and undo takes an action back (the deal, each layoff, the action
+that ends the hand, and a sample of the others).  At a sample of the other steps (``ILLEGAL_RATE``):
+illegal actions change nothing.
 
-``HANDS`` hands per variant run in the ``slow`` test; ``QUICK_HANDS`` in the default run.
+``HANDS`` hands per variant run in the ``slow`` test (which the default run includes; ``-m "not
+slow"`` leaves it out), ``QUICK_HANDS`` in the quick one.  A run is played in ``PARTS`` parts with
+seeds of their own, in parallel processes where the machine allows: the same games either way.
 """
 
 from __future__ import annotations
 
+import copy
 import doctest
 import itertools
 import json
+import multiprocessing
+import os
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -69,16 +78,16 @@ def choose(state: State, rng: random.Random) -> Action:
     """A random legal action, biased so that every kind of result happens: usually gin when it is
     legal, sometimes a knock, usually one of the best discards."""
     legal = state.legal_actions()
-    gins = [a for a in legal if a.kind == "gin"]
-    if gins and rng.random() < 0.9:
-        return gins[-1] if gins[-1].card is None and rng.random() < 0.5 else rng.choice(gins)  # big gin sorts last
-    knocks = [a for a in legal if a.kind == "knock"]
-    if knocks and rng.random() < 0.35:
-        return rng.choice(knocks)
-    discards = [a for a in legal if a.kind == "discard"]
-    if discards and rng.random() < 0.9:
+    if legal[-1].kind in ("gin", "knock"):  # they sort after the draws and discards (by action id)
+        gins = [a for a in legal if a.kind == "gin"]
+        if gins and rng.random() < 0.9:
+            return gins[-1] if gins[-1].card is None and rng.random() < 0.5 else rng.choice(gins)  # big gin sorts last
+        knocks = [a for a in legal if a.kind == "knock"]
+        if knocks and rng.random() < 0.35:
+            return rng.choice(knocks)
+    if legal[0].kind == "discard" and rng.random() < 0.9:  # discards sort first in the discard phase
         _, best = best_discards(state.hands[state.current_player or 0])
-        good = [a for a in discards if a.card is not None and best >> a.card & 1]
+        good = [a for a in legal if a.kind == "discard" and a.card is not None and best >> a.card & 1]
         if good:
             return rng.choice(good)
     return rng.choice(legal)
@@ -118,22 +127,23 @@ def check_cards(state: State) -> None:
 
 
 def check_turn(state: State) -> None:
-    """Hand sizes and the seat to act follow the phase."""
+    """Hand sizes and the seat to act follow the phase; no card comes or goes."""
     if state.is_hand_over:
         assert state.current_player is None and state.legal_actions() == []
         return
     seat = state.current_player
-    assert seat is not None and seat in state.active_seats
-    sizes = [state.hands[i].bit_count() for i in range(state.num_seats)]
+    active = state.active_seats
+    assert seat is not None and seat in active
+    hands = state.hands
     if state.variant in SOLO:
-        assert sizes[1] == 0
-        assert sizes[0] == (10 if state.phase == "opening" else 11)
+        assert hands[1] == 0
+        assert hands[0].bit_count() == (10 if state.phase == "opening" else 11)
         return
     holding = 11 if state.phase == "discard" else 10
-    other = next(i for i in state.active_seats if i != seat)
-    assert sizes[seat] == holding and sizes[other] == 10
+    other = active[1] if active[0] == seat else active[0]
+    assert hands[seat].bit_count() == holding and hands[other].bit_count() == 10
     if state.variant == "three":
-        assert sizes[3 - seat - other] == 0  # the sitter holds no cards
+        assert hands[3 - seat - other] == 0  # the sitter holds no cards
     assert len(state.stock) + len(state.pile) + 20 + (holding == 11) == 52
 
 
@@ -166,7 +176,7 @@ def check_table_hand(state: State, before: dict[str, Any]) -> None:
     scorers = [i for i, p in enumerate(pts) if p]
     assert len(scorers) <= 1 and all(p >= 0 for p in pts)
     if r.result == "draw":  # rule 1.9: the wall
-        assert not scorers and len(state.stock) <= o.wall_cards and state.logs[-1].actions[-1].kind == "discard"
+        assert not scorers and len(state.stock) == o.wall_cards and state.logs[-1].actions[-1].kind == "discard"
         return
     k = r.knocker
     assert k is not None and k in state.active_seats
@@ -313,11 +323,25 @@ def check_hand_end(state: State, before: dict[str, Any]) -> None:
 
 # ------------------------------------------------------------------------------ sampled checks
 def snapshot(state: State, full: bool = True) -> tuple[Any, ...]:
-    """What an action may change.  ``full``: the whole record and every seat's observation; else
-    (cheaper, for sampled steps) the engine's fields, the hand's actions and the acting seat's view."""
+    """What an action may change.  ``full``: every public attribute of the engine (the hand logs,
+    from which the record is written, included), every seat's observation, the legal actions and
+    the layoff options; else (cheaper, for the lone illegal-action probes) the engine's card and
+    turn fields, the hand's actions and the acting seat's view."""
     seat = state.current_player or 0
     if full:
-        return (state.to_record(), [state.observation(s) for s in range(state.num_seats)], state.legal_actions())
+        fields = {}
+        for name, x in vars(state).items():
+            if name.startswith("_"):
+                continue  # caches and undo bookkeeping: seen through the observations, legal actions and layoffs
+            if name == "logs":
+                x = [(lg.deck[:], lg.seed, lg.actions[:], lg.seats[:], lg.commitment) for lg in x]
+            elif name == "hollywood":
+                x = copy.deepcopy(x)
+            elif isinstance(x, list):
+                x = x[:]  # of ints, cards, strings or frozen results
+            fields[name] = x
+        obs = [state.observation(s) for s in range(state.num_seats)]
+        return (fields, obs, state.legal_actions(), state.layoff_options())
     return (
         list(state.hands),
         list(state.stock),
@@ -341,8 +365,12 @@ def random_illegal(state: State, rng: random.Random) -> Action:
             return a
 
 
-def check_illegal(state: State, rng: random.Random, full: bool) -> None:
-    before = snapshot(state, full)
+def check_illegal(state: State, rng: random.Random, before: tuple[Any, ...] | None = None) -> None:
+    """Illegal actions (by object, by id, unparsable) and an untimely deal raise and change
+    nothing.  ``before``: the state's full snapshot; without it, the cheap one is compared."""
+    full = before is not None
+    if before is None:
+        before = snapshot(state, full=False)
     for _ in range(3):
         a = random_illegal(state, rng)
         with pytest.raises(IllegalAction):
@@ -354,72 +382,26 @@ def check_illegal(state: State, rng: random.Random, full: bool) -> None:
     if not state.needs_deal:
         with pytest.raises(IllegalAction):
             state.deal(seed=1)
-    assert snapshot(state, full) == before
+    assert snapshot(state, full) == before, "an illegal action changed the state"
 
 
-def check_clone(state: State, action: Action) -> State:
-    """Apply ``action`` to a clone: the original must not change; applying it to the original too
-    must give the same game.  Returns the clone."""
-    before = snapshot(state)
+def check_clone(state: State, action: Action, before: tuple[Any, ...]) -> State:
+    """Apply ``action`` to a clone: the original (whose full snapshot is ``before``) must not
+    change.  Returns the clone, which the caller compares with the original once that has applied
+    ``action`` too."""
     twin = state.clone()
     twin.apply(action)
-    assert snapshot(state) == before
+    assert snapshot(state) == before, "applying an action to a clone changed the original"
     if twin.logs:
         assert twin.logs[-1].actions is not state.logs[-1].actions
     return twin
 
 
-def check_undo(state: State, action: Action) -> None:
-    before = snapshot(state)
+def check_undo(state: State, action: Action, before: tuple[Any, ...]) -> None:
+    """Apply ``action`` and undo it: the state is back to ``before`` (its full snapshot)."""
     state.apply(action)
     state.undo()
-    assert snapshot(state) == before
-
-
-# ------------------------------------------------------------------------------ the driver
-def random_games(variant: str, hands: int, seed: int) -> Iterator[dict[str, int]]:
-    """Play ``hands`` hands of random games, checking everything; yields per-game result counts.
-    Every step gets the cheap checks; one step in a hundred the illegal-action check; one hand in
-    two hundred the full checks (illegal actions, clone, undo) at every step."""
-    rng = random.Random(seed)
-    played = 0
-    while played < hands:
-        state = State.new(variant, rng.choice(OPTION_SETS[variant]))
-        counts: dict[str, int] = {}
-        while not state.is_terminal and played < hands:
-            assert state.needs_deal
-            before = {"totals": list(state.totals), "dealer": state.dealer, "roles": state.roles}
-            deep = rng.random() < 0.005
-            if deep:
-                check_illegal(state, rng, full=True)
-            state.deal(seed=rng.getrandbits(64))
-            played += 1
-            if deep:
-                check_undo_deal(state)
-            while not state.is_hand_over:
-                check_cards(state)
-                check_turn(state)
-                action = choose(state, rng)
-                if deep:
-                    check_illegal(state, rng, full=True)
-                    twin = check_clone(state, action)
-                    if rng.random() < 0.05:
-                        check_undo(state, action)
-                    state.apply(action)
-                    assert state.to_record() == twin.to_record()
-                else:
-                    if rng.random() < 0.01:
-                        check_illegal(state, rng, full=False)
-                    state.apply(action)
-            check_cards(state)
-            check_turn(state)
-            result = state.hand_result
-            assert result is not None
-            if result.result in ("knock", "undercut"):
-                maybe_lay_off(state, rng)
-            check_hand_end(state, before)
-            counts[result.result] = counts.get(result.result, 0) + 1
-        yield counts
+    assert snapshot(state) == before, f"undo did not take back {action}"
 
 
 def check_undo_deal(state: State) -> None:
@@ -434,19 +416,122 @@ def check_undo_deal(state: State) -> None:
     assert state.to_record() == record
 
 
-def maybe_lay_off(state: State, rng: random.Random) -> None:
-    """Sometimes the defender lays off explicitly (RECORD.md ``layoff``), one card or several."""
+# ------------------------------------------------------------------------------ the driver
+# Sampling.  Playing a step costs about 20 microseconds; the card-place audit adds a third of that,
+# a lone illegal-action probe fifteen times as much, and the full probes (illegal actions, clone,
+# undo, each compared on full snapshots: every engine field, every seat's observation) a hundred
+# times as much.  So they run on a deterministic sample: every step of the first hands of each
+# part, then of a seeded fraction of the rest, drawn from a generator of their own so that the
+# sampling does not change which games are played.  A bug that shows in some kind of step shows
+# again and again over 10,000 hands, so the sample meets it; and every hand still gets the cheap
+# per-step checks and the end-of-hand checks.
+AUDIT_FIRST, AUDIT_RATE = 100, 0.05  # hands whose every step gets the card-place audit
+PROBE_FIRST, PROBE_RATE = 2, 0.0015  # hands whose every step gets the probes (illegal, clone, undo)
+UNDO_RATE = 0.05  # steps of a probed hand that also get undone (its last step always is)
+ILLEGAL_RATE = 0.005  # steps of the other hands that get the illegal-action probe alone
+PARTS = 2  # each run is split in this many parts, with seeds of their own, played in parallel
+
+
+def random_games(variant: str, hands: int, seed: str) -> Iterator[dict[str, int]]:
+    """Play ``hands`` hands of random games, checking them as the module's docstring says; yields
+    per-game result counts."""
+    rng = random.Random(seed)  # the games
+    sample = random.Random(f"{seed} checks")  # the checks: which hands and steps, which illegal actions
+    played = 0
+    while played < hands:
+        state = State.new(variant, rng.choice(OPTION_SETS[variant]))
+        counts: dict[str, int] = {}
+        while not state.is_terminal and played < hands:
+            assert state.needs_deal
+            before = {"totals": list(state.totals), "dealer": state.dealer, "roles": state.roles}
+            probe = played < PROBE_FIRST or sample.random() < PROBE_RATE
+            audit = probe or played < AUDIT_FIRST or sample.random() < AUDIT_RATE
+            if probe:
+                check_illegal(state, sample, snapshot(state))
+            state.deal(seed=rng.getrandbits(64))
+            played += 1
+            if probe:
+                check_undo_deal(state)
+                start = state.clone()
+                now = snapshot(state)
+            while not state.is_hand_over:
+                if audit:
+                    check_cards(state)
+                check_turn(state)
+                action = choose(state, rng)
+                if probe:
+                    check_illegal(state, sample, now)
+                    twin = check_clone(state, action, now)
+                    if twin.is_hand_over or sample.random() < UNDO_RATE:
+                        check_undo(state, action, now)
+                    state.apply(action)
+                    now = snapshot(state)
+                    assert now == snapshot(twin), f"{action} did not do the same to a clone"
+                else:
+                    if sample.random() < ILLEGAL_RATE:
+                        check_illegal(state, sample)
+                    state.apply(action)
+            check_cards(state)
+            check_turn(state)
+            result = state.hand_result
+            assert result is not None
+            if result.result in ("knock", "undercut"):
+                maybe_lay_off(state, rng, probe)
+            if probe:
+                for a in state.logs[-1].actions[len(start.logs[-1].actions) :]:
+                    start.apply(a)  # the hand replayed by another copy, from its deal: the same record
+                assert start.to_record() == state.to_record()
+            check_hand_end(state, before)
+            counts[result.result] = counts.get(result.result, 0) + 1
+        yield counts
+
+
+def maybe_lay_off(state: State, rng: random.Random, probe: bool = False) -> None:
+    """Sometimes the defender lays off explicitly (RECORD.md ``layoff``), one card or several;
+    ``probe``: each layoff is also applied to a clone and undone first."""
     if rng.random() < 0.3:
         for _ in range(rng.randrange(1, 4)):
             options = state.layoff_options()
             if not options:
                 break
-            state.apply(Action("layoff", rng.choice(options)))
+            action = Action("layoff", rng.choice(options))
+            if probe:
+                now = snapshot(state)
+                twin = check_clone(state, action, now)
+                check_undo(state, action, now)
+                state.apply(action)
+                assert snapshot(state) == snapshot(twin)
+            else:
+                state.apply(action)
+
+
+def play(variant: str, hands: int, seed: str) -> dict[str, int]:
+    """One part of a run: ``hands`` hands from ``seed``; the result counts."""
+    total: dict[str, int] = {}
+    try:
+        for counts in random_games(variant, hands, seed):
+            for k, n in counts.items():
+                total[k] = total.get(k, 0) + n
+    except BaseException as e:
+        e.add_note(f"random play of {variant}: the part with seed {seed!r}")
+        raise
+    assert sum(total.values()) == hands
+    return total
 
 
 def run(variant: str, hands: int, seed: int) -> dict[str, int]:
+    """``hands`` hands of ``variant`` in ``PARTS`` parts of their own seeds: in parallel where the
+    machine has the cores and ``fork`` (the parts inherit this module, assertion rewriting
+    included), else one after the other.  The same games either way."""
+    shares = [(variant, hands // PARTS + (i < hands % PARTS), f"{variant} {seed} {i}") for i in range(PARTS)]
+    workers = min(PARTS, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+    if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+        with multiprocessing.get_context("fork").Pool(workers) as pool:  # the first failure ends them all
+            parts = pool.starmap(play, shares)
+    else:
+        parts = [play(*share) for share in shares]
     total: dict[str, int] = {}
-    for counts in random_games(variant, hands, seed):
+    for counts in parts:
         for k, n in counts.items():
             total[k] = total.get(k, 0) + n
     assert sum(total.values()) == hands
