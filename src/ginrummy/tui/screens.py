@@ -621,6 +621,8 @@ class GameScreen(Screen[None]):
         self._show_status(obs)
         self._show_captain(obs)
         self._show_buttons(obs)
+        # The footer re-asks check_action only when told: keep its keys in step with what is legal now.
+        self.refresh_bindings()
         self._show_result(obs)
         if s.state.needs_deal:
             self._save_commitment()
