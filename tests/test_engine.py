@@ -704,3 +704,40 @@ def test_docs_option_tables_match_the_code() -> None:
             values = ", ".join(json.dumps(a).strip('"') for a in allowed) if allowed else "integer"
             want.append([name, shown, values, doc])
         assert [[r[0], r[1], "integer" if r[2].startswith("integer") else r[2], r[3]] for r in rows] == want
+
+
+def test_spades_double_boxes() -> None:
+    """Rule 1b.3: a hand won on a spade upcard counts two boxes with ``spades_double_boxes``, one
+    without; the same game played both ways differs by exactly that many box bonuses."""
+    doubled_wins = 0
+    for game in range(6):
+        rng = random.Random(game)
+        plain = State.new("oklahoma", {"game_target": 60})
+        boxed = State.new("oklahoma", {"game_target": 60, "spades_double_boxes": True})
+        for hand in itertools.count():
+            if plain.is_terminal:
+                break
+            for st in (plain, boxed):
+                st.deal(seed=game * 1000 + hand)
+            while not plain.is_hand_over:
+                act = choose(plain, rng)
+                plain.apply(act)
+                boxed.apply(act.id)
+        assert boxed.is_terminal and plain.totals == boxed.totals
+        assert plain.boxes() == plain.hands_won
+        extra = [0, 0]
+        for r in boxed.results:
+            assert r.doubled == (r.result not in ("draw", "redeal") and r.explanation[-1].startswith("Spades double"))
+            if r.doubled and any(r.points):
+                assert r.winner is not None and r.to_json()["doubled"] is True
+                extra[r.winner] += 1
+        doubled_wins += sum(extra)
+        assert boxed.boxes() == [w + e for w, e in zip(boxed.hands_won, extra, strict=True)]
+        bonus = boxed.options.box_bonus  # type: ignore[union-attr]
+        # The shutout doubles the game bonus, not the boxes: the difference is the extra boxes alone.
+        assert [b - p for b, p in zip(boxed.final_totals(), plain.final_totals(), strict=True)] == [
+            bonus * e for e in extra
+        ]
+    assert doubled_wins > 0  # the seeds above do play spade hands
+    with pytest.raises(OptionError, match="spades_double_boxes"):
+        State.new("classic", {"spades_double_boxes": True})

@@ -109,6 +109,7 @@ class HandResult:
     defender_unmatched: tuple[Card, ...] = ()
     counted_cards: tuple[Card, ...] = ()
     explanation: tuple[str, ...] = ()
+    doubled: bool = False  # Oklahoma: the spades double applied (rule 1b.3)
 
     def to_json(self) -> dict[str, Any]:
         def cs(cards: Iterable[Card]) -> list[str]:
@@ -131,6 +132,8 @@ class HandResult:
             out["laid_off"] = cs(self.laid_off)
             out["defender_unmatched"] = cs(self.defender_unmatched)
         out["explanation"] = list(self.explanation)
+        if self.doubled:
+            out["doubled"] = True
         return out
 
 
@@ -658,6 +661,7 @@ class State:
                 laid_off=dlaid,
                 defender_unmatched=dun,
                 explanation=tuple(lines),
+                doubled=mult == 2,
             )
         )
 
@@ -865,6 +869,17 @@ class State:
         self.results.pop()
         self.hand_result = None
 
+    def boxes(self) -> list[int]:
+        """Each seat's boxes (lines) for the end-of-game box bonus: one a hand won, two for a hand
+        won on a spade upcard in Oklahoma with ``spades_double_boxes`` (rule 1b.3)."""
+        boxes = list(self.hands_won)
+        o = self.options
+        if isinstance(o, TableOptions) and o.spades_double_boxes:
+            for r in self.results:
+                if r.doubled and r.winner is not None and any(r.points):
+                    boxes[r.winner] += 1
+        return boxes
+
     def final_totals(self) -> list[int]:
         """Each seat's total with the end-of-game bonuses once the game is over (rules 1.10, 1c.3,
         2.7); before that, and in variants without bonuses, the running hand points."""
@@ -875,7 +890,7 @@ class State:
         if bonuses:
             assert isinstance(o, (TableOptions, ThreeOptions))
             return game_final(
-                self.totals, self.hands_won, game_bonus=o.game_bonus, box_bonus=o.box_bonus, shutout=o.shutout
+                self.totals, self.boxes(), game_bonus=o.game_bonus, box_bonus=o.box_bonus, shutout=o.shutout
             )
         if self.variant == "hollywood":
             assert self.hollywood is not None and isinstance(o, TableOptions)

@@ -75,6 +75,9 @@ class TableOptions(_Base):
         default="gin_only", metadata=_doc("Oklahoma: an ace upcard means gin only, or a knock limit of 1")
     )
     spades_double: bool = field(default=False, metadata=_doc("Oklahoma: a spade upcard doubles the hand's score"))
+    spades_double_boxes: bool = field(
+        default=False, metadata=_doc("Oklahoma: a hand won on a doubled (spade) upcard counts two boxes")
+    )
     hollywood_target: int = field(default=100, metadata=_doc("Hollywood: points that close each of the three games"))
     knocker_arrangement: Literal["auto", "choose"] = field(
         default="auto",
@@ -165,9 +168,9 @@ _VARIANT_DEFAULTS: dict[str, dict[str, Any]] = {"oklahoma": {"spades_double": Tr
 # The two-player games share one options class; these names mean nothing in the variant named,
 # so they are refused there like any unknown option (rules 1b.1, 1c.1, 1c.4).
 _NOT_IN: dict[str, frozenset[str]] = {
-    "classic": frozenset({"oklahoma_ace", "spades_double", "hollywood_target"}),
+    "classic": frozenset({"oklahoma_ace", "spades_double", "spades_double_boxes", "hollywood_target"}),
     "oklahoma": frozenset({"knock_limit", "hollywood_target"}),
-    "hollywood": frozenset({"oklahoma_ace", "spades_double", "game_target"}),
+    "hollywood": frozenset({"oklahoma_ace", "spades_double", "spades_double_boxes", "game_target"}),
 }
 
 PRESETS: dict[str, dict[str, Any]] = {

@@ -90,7 +90,6 @@ class Params:
     samples: int = 32  # opponent hands sampled by the "sample" model
     extra: int = 2  # ...each drawn with this many cards more, keeping their best ten
     greedy_draw: bool = False  # experiments: take only what lowers the deadwood
-    box_undoubled: bool = False  # experiments, Oklahoma: the spades double leaves the box bonus as it is (rule 1b.3)
     # Added to the undercut log-odds for each card the opponent took from the pile and still
     # holds: its melds are further along than the stock size says (A/B of 2026-12-02,
     # docs/strength.md).
@@ -373,7 +372,7 @@ def evaluate(
     ev = _Eval(k, params, obs_rng(seed, observation, "expert"))
     ev.mult = _multiplier(k, observation)
     ev.box = _box(k, observation, params)
-    if params.box_undoubled and ev.mult != 1.0:
+    if ev.mult != 1.0 and not k.options.get("spades_double_boxes"):
         # Rule 1b.3: the double is for the hand's score, not the box bonus: every value is
         # multiplied by ``mult`` at the end, so the box counts 1/mult of itself before that.
         ev.box /= ev.mult
