@@ -165,6 +165,7 @@ def check_observation(state: State, seat: int, seeds: list[int], rng: random.Ran
         return  # the count down to the joker has shown the top of the deck
     twin = shuffled_twin(state, seat, rng)
     assert twin.observation(seat) == obs
+    assert twin.observation_masks(seat) == state.observation_masks(seat)  # the RL envs' numeric view
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

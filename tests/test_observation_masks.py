@@ -1,7 +1,8 @@
 """``State.observation_masks``: the numeric observation of the RL environments' hot path.
 
 It must say exactly what ``State.observation`` says (field by field, and the encoded arrays must
-be identical), and, like it, nothing that depends on cards the seat cannot see."""
+be identical). That it shows nothing that depends on cards the seat cannot see is checked with
+``State.observation`` in test_observation.py, on the same reshuffled twins."""
 
 from __future__ import annotations
 
@@ -78,51 +79,6 @@ def test_masks_say_what_the_observation_says(variant: str) -> None:
                 assert np.array_equal(a["observation"], b["observation"]), (variant, seat, state.phase)
                 assert np.array_equal(a["action_mask"], b["action_mask"])
                 assert b["observation"].flags.writeable and b["action_mask"].flags.writeable
-
-
-def _hidden_swapped(state: State, seat: int, rng: random.Random) -> State:
-    """The same game with the cards ``seat`` cannot see (an opponent's unrevealed cards and the
-    stock; in the solitaires, the order of the deck above the discards) dealt afresh."""
-    twin = state.clone()
-    twin._legal = None
-    if state.variant in SOLO:
-        keep = len(state.out_of_play) if state.variant == "solitaire" else 0
-        top = twin.stock[keep:]
-        rng.shuffle(top)
-        twin.stock[keep:] = top
-        return twin
-    hidden: dict[int, int] = {}
-    for other in state.active_seats:
-        if other == seat:
-            continue
-        sitter = 3 - state.hand_dealer - state.hand_nondealer
-        if state.variant == "three" and seat == sitter and other == state.hand_nondealer:
-            continue  # the sitter sees the captain's hand
-        hidden[other] = state.hands[other] & ~state.known[other]
-    pool = list(twin.stock) + [c for m in hidden.values() for c in CardSet(m)]
-    rng.shuffle(pool)
-    for other, m in hidden.items():
-        n = m.bit_count()
-        twin.hands[other] = (twin.hands[other] & ~m) | sum(1 << c for c in pool[:n])
-        pool = pool[n:]
-    twin.stock = pool
-    return twin
-
-
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_masks_do_not_depend_on_hidden_cards(variant: str) -> None:
-    rng = random.Random(variant)
-    checked = 0
-    for state in _states(variant, 11, hands=2):
-        if state.is_hand_over or not state.logs:
-            continue  # a showdown (or the count to the joker) reveals what was hidden
-        for seat in range(state.num_seats):
-            if variant in SOLO and seat == 1:
-                continue  # the Joker's seat is no player
-            twin = _hidden_swapped(state, seat, rng)
-            assert twin.observation_masks(seat) == state.observation_masks(seat)
-            checked += 1
-    assert checked > 20
 
 
 def test_masks_refuse_a_seat_that_does_not_exist() -> None:
