@@ -41,6 +41,7 @@ from ginrummy.engine import SEATS, State
 from ginrummy.errors import IllegalAction, OptionError
 from ginrummy.melds import best_defense, best_discards, is_meld, min_deadwood
 from ginrummy.options import VARIANTS, option_help
+from ginrummy.plain import score_lines
 from ginrummy.scoring import HollywoodSheet, game_final, three_rotation
 
 HANDS = 10_000  # per variant, in the slow test
@@ -733,6 +734,8 @@ def test_spades_double_boxes() -> None:
                 extra[r.winner] += 1
         doubled_wins += sum(extra)
         assert boxed.boxes() == [w + e for w, e in zip(boxed.hands_won, extra, strict=True)]
+        assert boxed.observation(0)["boxes"] == boxed.boxes() and "boxes" not in plain.observation(0)
+        assert f"({boxed.boxes()[1]} boxes)" in "\n".join(score_lines(boxed.observation(1)))
         bonus = boxed.options.box_bonus  # type: ignore[union-attr]
         # The shutout doubles the game bonus, not the boxes: the difference is the extra boxes alone.
         assert [b - p for b, p in zip(boxed.final_totals(), plain.final_totals(), strict=True)] == [

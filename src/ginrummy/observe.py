@@ -81,6 +81,8 @@ def observe(state: State, seat: int) -> dict[str, Any]:
         "game_over": state.game_over,
         "winner": state.winner,
     }
+    if getattr(state.options, "spades_double_boxes", False):
+        obs["boxes"] = state.boxes()  # rule 1b.3: a hand won on a spade upcard counts two boxes
     if state.game_over:
         obs["final_totals"] = state.final_totals()
     if state.hollywood is not None:

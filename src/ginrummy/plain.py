@@ -174,7 +174,8 @@ def score_lines(obs: Mapping[str, Any]) -> list[str]:
     won = obs["hands_won"]
     lines = [f"Score after hand {obs['hand_number']} (game to {target_of(obs)}):"]
     for i, p in enumerate(players):
-        lines.append(f"  {p}: {totals[i]} points, {won[i]} hand{'s' if won[i] != 1 else ''} won")
+        boxes = f" ({obs['boxes'][i]} boxes)" if "boxes" in obs else ""
+        lines.append(f"  {p}: {totals[i]} points, {won[i]} hand{'s' if won[i] != 1 else ''} won{boxes}")
     hw = obs.get("hollywood")
     if hw:
         for g, (col, closed) in enumerate(zip(hw["games"], hw["closed"], strict=True), 1):

@@ -282,6 +282,8 @@ class ScoreSheet(Static):
         table.add_section()
         table.add_row("", "total", *[str(x) for x in obs["totals"]], style="bold")
         table.add_row("", "won", *[str(x) for x in obs["hands_won"]])
+        if "boxes" in obs:
+            table.add_row("", "boxes", *[str(x) for x in obs["boxes"]])
         hw = obs.get("hollywood")
         if hw:
             table.add_section()

@@ -933,6 +933,9 @@
       el("tr", {}, el("th", { scope: "row" }, "Total"), ...o.totals.map((p) => el("td", {}, String(p)))),
       el("tr", {}, el("th", { scope: "row" }, "Hands won"), ...o.hands_won.map((p) => el("td", {}, String(p)))),
     );
+    if (o.boxes) {
+      foot.append(el("tr", {}, el("th", { scope: "row" }, "Boxes"), ...o.boxes.map((p) => el("td", {}, String(p)))));
+    }
     if (o.game_over && o.final_totals) {
       foot.append(el("tr", {}, el("th", { scope: "row" }, "Final with bonuses"), ...o.final_totals.map((p) => el("td", {}, String(p)))));
     }
