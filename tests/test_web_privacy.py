@@ -117,8 +117,14 @@ def hidden_runs(st: State) -> list[list[str]]:
 
 
 def is_run_of(cards: list[str], order: list[str], length: int = 4) -> bool:
-    """True if ``cards`` holds ``length`` consecutive cards of ``order`` in that order (or reversed)."""
+    """True if ``cards`` holds ``length`` consecutive cards of ``order`` in that order (or reversed).
+
+    A list in the pack's own order (the unseen cards, a sorted hand) says nothing about the
+    stock's order, even where a shuffled stock happens to hold a few of its cards in a row."""
     if len(cards) < length:
+        return False
+    ids = [int(Card.parse(c)) for c in cards]
+    if ids == sorted(ids) or ids == sorted(ids, reverse=True):
         return False
     pos = {c: i for i, c in enumerate(order)}
     for seq in (cards, cards[::-1]):
@@ -171,7 +177,10 @@ class Auditor:
         for order in hidden_runs(st):
             for cards in lists:
                 if is_run_of(cards, order):
-                    self.problems.append(f"seat {seat} was sent a run of the stock in order: {cards}")
+                    self.problems.append(
+                        f"seat {seat} was sent a run of the stock in order: {cards} (hand {st.hand_number}, "
+                        f"phase {st.phase}, stock top first {order}): {text[:600]}"
+                    )
         # seeds: the current hand's while it is played, the next hand's always
         secrets_now = []
         if st.logs and not st.is_hand_over and st.logs[-1].seed is not None:
@@ -445,3 +454,12 @@ def test_the_auditor_catches_a_leak() -> None:
     auditor(FakeConn(), {"type": "x"}, "seed 123456789123456789")
     auditor(FakeConn(), {"type": "x", "deck": []}, "")
     assert len(auditor.problems) >= 5
+
+
+def test_a_list_in_pack_order_is_not_a_stock_run() -> None:
+    """A sorted list (the unseen cards) tells nothing of the stock's order, even if the shuffled
+    stock holds a few of its cards in a row; the same cards in another order are caught."""
+    order = ["9d", "7s", "8s", "Ts", "Js", "2c"]
+    assert not is_run_of(["Ac", "7s", "8s", "Ts", "Js", "Qs"], order)
+    assert not is_run_of(["Qs", "Js", "Ts", "8s", "7s"], order)
+    assert is_run_of(["2c", "Js", "Ts", "8s"], order) and is_run_of(["2h", "Js", "Ts", "8s", "7s"], order)
