@@ -303,9 +303,9 @@ def finish(auditor: Auditor, clients: list[Client]) -> None:
     received = sorted(t for c in clients for t in c.received)
     assert received == sorted(auditor.sent), "the tap did not see exactly the messages the clients received"
     assert auditor.problems == [], "\n".join(auditor.problems[:10])
-    # The audit did look at cards: at least the deal and an action (a lucky deal can end a game to
-    # 60 on the first discard, so no more can be counted on).
-    assert auditor.checked >= 3 and auditor.cards_seen > 20
+    # The audit did look at cards: at least the seat's first view and the deal (in solitaire a joker
+    # on top of the deck can end a game to 60 before the player acts, so no more is certain).
+    assert auditor.checked >= 2 and auditor.cards_seen > 20
 
 
 # ------------------------------------------------------------------------------------ the games
