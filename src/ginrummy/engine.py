@@ -876,7 +876,7 @@ class State:
         o = self.options
         if isinstance(o, TableOptions) and o.spades_double_boxes:
             for r in self.results:
-                if r.doubled and r.winner is not None and any(r.points):
+                if r.doubled and r.winner is not None:  # a winner is a seat that scored
                     boxes[r.winner] += 1
         return boxes
 
