@@ -39,7 +39,7 @@ from ginrummy.scoring import (
     three_rotation,
 )
 
-EXAMPLES_FILE = Path(__file__).resolve().parents[2] / "shared" / "data" / "rules_examples.json"
+EXAMPLES_FILE = Path(__file__).resolve().parent / "data" / "rules_examples.json"
 DATA: dict[str, list[dict[str, Any]]] = json.loads(EXAMPLES_FILE.read_text(encoding="utf-8"))
 EXAMPLES: dict[str, dict[str, Any]] = {e["id"]: e for section in DATA.values() for e in section}
 
