@@ -1,7 +1,7 @@
 """Environment steps a second: ginrummy's PettingZoo environment side by side with PettingZoo's
 own ``gin_rummy_v4`` (RLCard inside), both driven by random legal actions from the action mask.
 
-    python benchmarks/envs.py [--seconds 20] [--rounds 5] [--variant classic]
+    python benchmarks/envs.py [--hands 50] [--rounds 7] [--variant classic]
 
 PettingZoo 1.27 dropped ``gin_rummy_v4``: the comparison needs ``pettingzoo==1.26.1``, ``rlcard``
 and ``pygame`` (imported by that module), best in a venv of its own, e.g.
@@ -11,8 +11,9 @@ and ``pygame`` (imported by that module), best in a venv of its own, e.g.
     /tmp/benchenv/bin/python benchmarks/envs.py
 
 Without them only ginrummy's environment is measured, and the script says what to install.
-The two environments are run in alternating rounds (the same share of the time each) so that a
-busy machine slows both alike; the ratio reported is the median of the rounds' ratios.  A step is
+The environments are timed in the same alternating rounds (``benchmarks/rounds.py``): one run of
+``--hands`` hands each a round, CPU time; steps a second and the ratios are the median of the
+rounds with their range, beside the machine's load.  A step is
 one action applied (the ``step(None)`` calls that retire finished agents are not counted); an
 episode is one hand in both.
 """
@@ -20,31 +21,36 @@ episode is one hand in both.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))  # run from a checkout too
+
+from rounds import Case, alternate, fmt_rate, fmt_ratio
 
 INSTALL = "pip install 'pettingzoo==1.26.1' rlcard pygame  (in a separate venv: PettingZoo 1.27 dropped gin_rummy_v4)"
 
 
-def run_for(env: Any, seconds: float, rng: Any, np: Any) -> tuple[int, int, float]:
-    """Play random legal actions for about ``seconds``; (steps, episodes, elapsed seconds)."""
-    steps = episodes = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        env.reset(seed=int(rng.integers(2**31)))
-        for _agent in env.agent_iter():
-            obs, _reward, term, trunc, _info = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(len(legal))]))
-            steps += 1
-        episodes += 1
-    return steps, episodes, time.perf_counter() - start
+def episodes_runner(env: Any, episodes: int, rng: Any, np: Any) -> Callable[[], int]:
+    """A run: ``episodes`` hands of random legal actions; returns the steps taken."""
+
+    def run() -> int:
+        steps = 0
+        for _ in range(episodes):
+            env.reset(seed=int(rng.integers(2**31)))
+            for _agent in env.agent_iter():
+                obs, _reward, term, trunc, _info = env.last()
+                if term or trunc:
+                    env.step(None)
+                    continue
+                legal = np.flatnonzero(obs["action_mask"])
+                env.step(int(legal[rng.integers(len(legal))]))
+                steps += 1
+        return steps
+
+    return run
 
 
 def load_pettingzoo_gin() -> tuple[dict[str, Callable[[], Any]] | None, str]:
@@ -63,8 +69,10 @@ def load_pettingzoo_gin() -> tuple[dict[str, Callable[[], Any]] | None, str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    parser.add_argument("--seconds", type=float, default=20.0, help="total time for each environment (default 20)")
-    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds (default 5)")
+    parser.add_argument("--hands", type=int, default=50, help="hands (episodes) a run (default 50)")
+    parser.add_argument("--rounds", type=int, default=7, help="alternating rounds (default 7)")
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print every round")
     parser.add_argument("--variant", default="classic", help="ginrummy variant (default classic)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
@@ -87,33 +95,19 @@ def main(argv: list[str] | None = None) -> int:
 
         for name, ctor in theirs.items():
             envs[f"pettingzoo gin_rummy_v4.{name} (rlcard {rlcard.__version__})"] = ctor()
-    per_round = args.seconds / max(args.rounds, 1)
-    rates: dict[str, list[float]] = {name: [] for name in envs}
-    totals: dict[str, list[float]] = {name: [0.0, 0.0, 0.0] for name in envs}
     rng = np.random.default_rng(args.seed)
-    for env in envs.values():  # warm up
-        run_for(env, 0.5, rng, np)
-    for r in range(args.rounds):
-        for name, env in envs.items():
-            steps, episodes, elapsed = run_for(env, per_round, rng, np)
-            rates[name].append(steps / elapsed)
-            t = totals[name]
-            t[0] += steps
-            t[1] += episodes
-            t[2] += elapsed
-        print(f"round {r + 1}: " + ", ".join(f"{rates[n][-1]:,.0f}" for n in envs), flush=True)
-    print()
-    print(f"{'environment':64} {'steps/s':>9} {'hands/s':>8} {'steps/hand':>10}")
-    for name in envs:
-        n_steps, n_episodes, seconds = totals[name]
-        print(f"{name:64} {n_steps / seconds:9,.0f} {n_episodes / seconds:8,.1f} {n_steps / max(n_episodes, 1):10.1f}")
-    ours = next(iter(envs))
-    for name in list(envs)[1:]:
-        ratios = [a / b for a, b in zip(rates[ours], rates[name], strict=True)]
-        print(
-            f"ratio ginrummy / {name.split(' (')[0]}: {statistics.median(ratios):.2f}x "
-            f"(rounds {min(ratios):.2f}-{max(ratios):.2f}; target >= 5x)"
-        )
+    cases = [Case(name, episodes_runner(env, args.hands, rng, np), None) for name, env in envs.items()]
+    show = (lambda m: print("  " + m, flush=True)) if args.verbose else None
+    rr = alternate(cases, rounds=args.rounds, clock=args.clock, progress=show)
+    print(rr.describe())
+    print(f"{'environment':64} {'steps/s: median (range)':>36} {'hands/s':>8}")
+    for c in cases:
+        hands_s = args.hands * len(c.seconds) / sum(c.seconds)
+        print(f"{c.name:64} {fmt_rate(c):>36} {hands_s:8,.1f}")
+    ours = cases[0].name
+    for c in cases[1:]:
+        r = rr.ratio(ours, c.name)
+        print(f"ratio ginrummy / {c.name.split(' (')[0]}: {fmt_ratio(r)}; target >= 8x median, >= 5x every round")
     return 0
 
 

@@ -14,12 +14,14 @@ from hypothesis import strategies as st
 import ginrummy.cards
 import ginrummy.melds
 from ginrummy.cards import CARDS, CardSet, parse_cards
+from ginrummy.errors import CardError
 from ginrummy.melds import (
     all_melds,
     best_arrangement,
     best_defense,
     best_discards,
     deadwood_after_discards,
+    hand_mask,
     is_meld,
     layoff_closure,
     min_deadwood,
@@ -186,3 +188,37 @@ def test_batch_matches_single() -> None:
     rng = random.Random(7)
     hs = [sum(1 << c for c in rng.sample(range(52), 10)) for _ in range(2000)]
     assert min_deadwood_many(hs) == [min_deadwood(h) for h in hs]
+
+
+def test_lists_of_cards_give_the_mask_answers() -> None:
+    import random
+
+    rng = random.Random(11)
+    for n in (0, 3, 10, 11, 14):
+        for _ in range(300):
+            cards = rng.sample(range(52), n)
+            m = sum(1 << c for c in cards)
+            assert hand_mask(cards) == hand_mask(tuple(cards)) == hand_mask(iter(cards)) == m
+            assert min_deadwood(cards) == min_deadwood([CARDS[c] for c in cards]) == min_deadwood(m)
+            assert min_deadwood(CardSet(m)) == min_deadwood(m)
+            if n:
+                assert best_discards(cards) == best_discards(m)
+
+
+@pytest.mark.parametrize(
+    ("cards", "message"),
+    [
+        ([1, 1], "duplicate card 2c"),
+        ([0, 5, 0], "duplicate card Ac"),
+        ([52], "not a real card: 52"),
+        ([-1], "not a real card: -1"),
+        ([3, -52], "not a real card: -52"),
+        ([1.0], "not a real card: 1.0"),
+        (["As"], "not a real card: 'As'"),
+        ((0, 60), "not a real card: 60"),
+    ],
+)
+def test_bad_card_lists_are_refused_by_name(cards: list[object], message: str) -> None:
+    for fn in (hand_mask, min_deadwood, best_discards):
+        with pytest.raises(CardError, match=f"^{message}$"):
+            fn(cards)  # type: ignore[arg-type]  # bad cards on purpose

@@ -16,7 +16,7 @@ runs alone, and a run-only suit pattern's deadwood is one lookup in a 8,192-entr
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
 from typing import Final
@@ -114,15 +114,56 @@ _RANK_MASKS: Final = tuple((1 << r) | (1 << (r + 13)) | (1 << (r + 26)) | (1 << 
 _RANK_TRIPLES: Final = tuple(tuple(_RANK_MASKS[r] ^ (1 << (r + 13 * s)) for s in range(4)) for r in range(13))
 
 
+# Each card's bit, then poison (a bit above the 52 cards) for the indices 52..103, which is also
+# where negative indices -52..-1 land: a list of cards becomes a mask with one ``sum(map(...))``,
+# and a bad card shows as a bit above 51 or a duplicate as a carry (fewer bits than cards).
+_POISON: Final = 1 << 60
+_BITS: Final = [1 << c for c in range(52)] + [_POISON] * 52
+_BIT_OF: Final[Callable[[int], int]] = _BITS.__getitem__
+
+
 def hand_mask(cards: Iterable[int] | int) -> int:
-    """A hand as a mask; accepts a mask, a :class:`CardSet` or an iterable of cards."""
+    """A hand as a mask; accepts a mask, a :class:`CardSet` or an iterable of cards.
+
+    >>> hand_mask([0, 13, 51]) == (1 | 1 << 13 | 1 << 51)
+    True
+    """
+    cls = cards.__class__
+    if cls is list or cls is tuple:
+        seq: Sequence[int] = cards  # type: ignore[assignment]  # a list or a tuple, tested just above
+        try:
+            m = sum(map(_BIT_OF, seq))
+        except (IndexError, TypeError):
+            pass  # not all cards: the loop below names the bad one
+        else:
+            # A sum of distinct powers of two has one bit per term; any repeated card carries.
+            if m.bit_count() == len(seq) and not m >> 52:
+                return m
+        return _mask_checked(seq)
     if isinstance(cards, int):
         if cards < 0 or cards >> 52:
             raise CardError(f"not a hand of real cards: mask {cards:#x}")
         return int(cards)
+    return _mask_checked(cards)
+
+
+def _as_mask(hand: Iterable[int] | int) -> int:
+    """:func:`hand_mask` for the hot paths' arguments that are not plain ints (lists, CardSets)."""
+    if hand.__class__ is list:
+        cards: list[int] = hand
+        try:
+            m = sum(map(_BIT_OF, cards))
+        except (IndexError, TypeError):
+            return _mask_checked(cards)
+        if m.bit_count() == len(cards) and not m >> 52:
+            return m
+    return hand_mask(hand)  # a CardSet, a tuple...; it names what is wrong
+
+
+def _mask_checked(cards: Iterable[int]) -> int:
     m = 0
     for c in cards:
-        if not 0 <= c < 52:
+        if not isinstance(c, int) or not 0 <= c < 52:
             raise CardError(f"not a real card: {c!r}")
         bit = 1 << c
         if m & bit:
@@ -160,20 +201,25 @@ def _candidates(m: int) -> int:
     return (a & b & (c | d)) | (c & d & (a | b))
 
 
-def min_deadwood(hand: int) -> int:
-    """The exact minimum deadwood of a hand given as a mask (rule 0.6).  Hot path.
+def min_deadwood(hand: int | Iterable[int], _rd: list[int] = RUN_DEADWOOD) -> int:
+    """The exact minimum deadwood of a hand given as a mask (rule 0.6), or as a list of cards.
+    Hot path.
 
     >>> min_deadwood(int(CardSet.parse("Qs Ks As 4d 5d 6d 8c 8h 8s 2h")))
     23
+    >>> min_deadwood(list(CardSet.parse("Qs Ks As 4d 5d 6d 8c 8h 8s 2h")))
+    23
     """
-    a = hand & 0x1FFF
-    b = hand >> 13 & 0x1FFF
-    c = hand >> 26 & 0x1FFF
-    d = hand >> 39
+    # (``_rd`` is the table as a local name: a little faster than the global on this hot path.)
+    m = hand if hand.__class__ is int else _as_mask(hand)
+    a = m & 0x1FFF
+    b = m >> 13 & 0x1FFF
+    c = m >> 26 & 0x1FFF
+    d = m >> 39
     t = (a & b & (c | d)) | (c & d & (a | b))
     if not t:
-        return RUN_DEADWOOD[a] + RUN_DEADWOOD[b] + RUN_DEADWOOD[c] + RUN_DEADWOOD[d]
-    return _min_deadwood_sets(hand, t)
+        return _rd[a] + _rd[b] + _rd[c] + _rd[d]
+    return _min_deadwood_sets(m, t)
 
 
 def _min_deadwood_sets(m: int, t: int) -> int:
@@ -250,8 +296,9 @@ def _min_deadwood_many_pure(hands: Sequence[int]) -> list[int]:
     return out
 
 
-def best_discards(hand: int) -> tuple[int, int]:
-    """For an 11-card mask: (least deadwood after one discard, mask of the discards that reach it).
+def best_discards(hand: int | Iterable[int]) -> tuple[int, int]:
+    """For an 11-card mask (or list of cards): (least deadwood after one discard, mask of the
+    discards that reach it).
 
     Exact: every discard is tried (rule 0.6; unlike shortcuts that miss gins such as
     ``3s 4s 5s 6c 4d 5d 6d 3h 4h 5h 6h``, where discarding 6c is gin).
@@ -265,13 +312,14 @@ def best_discards(hand: int) -> tuple[int, int]:
     # whole hand, the best single removal from one suit of what is left: the per-suit table
     # ``_DISCARD_DELTA`` gives it, and ``_REMOVE_ARGS`` the cards that reach it.  A set that holds
     # the discarded card is not available after the discard, and it is never combined with it here.
+    m = hand if hand.__class__ is int else _as_mask(hand)
+    a = m & 0x1FFF
     rd = RUN_DEADWOOD
     dl = _DISCARD_DELTA
     ra = _REMOVE_ARGS
-    a = hand & 0x1FFF
-    b = hand >> 13 & 0x1FFF
-    c = hand >> 26 & 0x1FFF
-    d = hand >> 39
+    b = m >> 13 & 0x1FFF
+    c = m >> 26 & 0x1FFF
+    d = m >> 39
     t = (a & b & (c | d)) | (c & d & (a | b))
     if not t:
         da = dl[a]
@@ -291,11 +339,11 @@ def best_discards(hand: int) -> tuple[int, int]:
         return rd[a] + rd[b] + rd[c] + rd[d] + low, cards
     best = _NO_DISCARD
     cards = 0
-    for combo in product(*_set_options(hand, t)):
+    for combo in product(*_set_options(m, t)):
         removed = 0
         for x in combo:
             removed |= x
-        r = hand & ~removed
+        r = m & ~removed
         a = r & 0x1FFF
         b = r >> 13 & 0x1FFF
         c = r >> 26 & 0x1FFF
