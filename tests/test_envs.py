@@ -107,6 +107,22 @@ def test_registered_ids(env_id: str) -> None:
     assert env2.unwrapped.match.state.options.gin_bonus == 20
 
 
+def test_ids_in_a_fresh_interpreter() -> None:
+    """Gymnasium 1.x dropped the ``gymnasium.envs`` entry-point plugins, so an id needs its module:
+    ``gymnasium.make("ginrummy.envs:ginrummy/Solitaire-v0")`` imports and registers in one call."""
+    code = """
+import sys, gymnasium
+assert "ginrummy" not in sys.modules
+env = gymnasium.make("ginrummy.envs:ginrummy/Solitaire-v0", scoring="none")
+obs, info = env.reset(seed=1)
+print(env.unwrapped.variant, obs["observation"].shape)
+print(gymnasium.make("ginrummy/GinSolitaire-v0").unwrapped.variant)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[:2] == [f"solitaire ({OBS_SIZE},)", "gin-solitaire"]
+
+
 # ---------------------------------------------------------------------------- construction
 def test_options_are_passed_and_checked() -> None:
     env = make_aec("classic", gin_bonus=20, undercut_bonus=10)
