@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import gc
+import io
 import json
 import os
 import random
+import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
 import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -358,3 +362,217 @@ def test_a_forked_child_opens_its_own_connection(tmp_path: Path) -> None:
     assert store._connection() is parent_conn and not _is_closed(parent_conn)
     store.save_game("parent", s)
     assert sorted(g.id for g in store.saved_games()) == ["child", "parent"]
+
+
+# -- the data directory (issue 12, item 4) -------------------------------------------------------
+
+
+def _finished_games(store: Store, seeds: tuple[int, ...] = (1, 2, 3)) -> list[str]:
+    ids = []
+    for seed in seeds:
+        s = Session.new("solitaire", seats=["human", "joker"], deal_seed=seed)
+        _play(s, rng=random.Random(seed))
+        store.finish_game(f"f{seed}", s)
+        ids.append(f"f{seed}")
+    return ids
+
+
+def test_a_relative_data_dir_works_on_every_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ginrummy.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    for _ in range(2):  # the second run used to fail: "relative path can't be expressed as a file URI"
+        monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+        assert main(["--data-dir", "rel", "play", "--plain", "--variant", "solitaire", "--seed", "1"]) == 0
+    assert "Resuming the saved solitaire game" in capsys.readouterr().out
+    assert Store("rel").path == tmp_path / "rel" / DB_NAME
+    monkeypatch.chdir(tmp_path / "rel")  # the Store keeps the directory it was given, not the cwd
+    assert len(Store("../rel").saved_games()) == 1
+
+
+def test_data_dir_is_accepted_after_the_command_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from ginrummy.cli import build_parser, main
+
+    parser = build_parser()
+    for cmd in ("play", "stats", "export", "serve"):
+        assert parser.parse_args([cmd, "--data-dir", "after"]).data_dir == "after"
+        assert parser.parse_args(["--data-dir", "before", cmd]).data_dir == "before"
+        assert parser.parse_args(["--data-dir", "before", cmd, "--data-dir", "after"]).data_dir == "after"
+        assert parser.parse_args([cmd]).data_dir is None
+    data = tmp_path / "d"
+    _finished_games(Store(data), (1,))
+    assert main(["stats", "--data-dir", str(data)]) == 0
+    assert "games 1" in capsys.readouterr().out
+
+
+def test_one_damaged_history_row_is_named_and_skipped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from ginrummy.cli import main
+
+    store = Store(tmp_path)
+    _finished_games(store)
+    raw = sqlite3.connect(tmp_path / DB_NAME)
+    raw.execute("UPDATE finished SET record = '{not json' WHERE id = 'f2'")
+    raw.execute("UPDATE finished SET hand_points = '[[1, \"x\"]]' WHERE id = 'f3'")
+    raw.commit()
+    raw.close()
+    problems: list[str] = []
+    assert [g.id for g in store.history(problems=problems)] == ["f1"]
+    assert len(problems) == 2 and "'f2'" in problems[0] and "record is not valid JSON" in problems[0]
+    assert "'f3'" in problems[1] and "hand_points" in problems[1]
+    assert store.stats()["solitaire"]["games"] == 1  # without a list the problems are logged
+    assert main(["--data-dir", str(tmp_path), "stats"]) == 1
+    out, err = capsys.readouterr()
+    assert "games 1" in out
+    assert [line.split(" (row")[0] for line in err.splitlines()] == [
+        "ginrummy stats: finished game 'f2'",
+        "ginrummy stats: finished game 'f3'",
+    ]
+    assert main(["--data-dir", str(tmp_path), "export"]) == 1
+    out, err = capsys.readouterr()
+    assert len(json.loads(out)) == 1 and err.count("skipped") == 2 and "Traceback" not in err
+    raw = sqlite3.connect(tmp_path / DB_NAME)  # a damaged saved game is skipped by the list too
+    store.save_game("s1", Session.new("solitaire", seats=["human", "joker"], deal_seed=1))
+    store.save_game("s2", Session.new("solitaire", seats=["human", "joker"], deal_seed=2))
+    raw.execute("UPDATE games SET totals = 'oops' WHERE id = 's1'")
+    raw.commit()
+    raw.close()
+    problems = []
+    assert [g.id for g in store.saved_games(problems)] == ["s2"]
+    assert "saved game 's1'" in problems[0]
+
+
+def _make_read_only(path: Path) -> Callable[[], None]:
+    """Make ``path`` read-only for this process for real (chmod, or as root the immutable
+    attribute), returning the undo; skip when neither works here."""
+    if os.geteuid() != 0:
+        path.chmod(0o555)
+        return lambda: path.chmod(0o755)
+    if shutil.which("chattr") is None:
+        pytest.skip("root without chattr: no way to make a directory read-only")
+    done = subprocess.run(["chattr", "+i", str(path)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"root, and chattr +i failed: {done.stderr.decode(errors='replace').strip()}")
+    return lambda: subprocess.run(["chattr", "-i", str(path)], check=True)
+
+
+@pytest.mark.parametrize("wal_files", [True, False], ids=["wal-left", "checkpointed"])
+def test_a_read_only_directory_is_named_and_still_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], wal_files: bool
+) -> None:
+    from ginrummy.cli import main
+
+    data = tmp_path / "data"
+    store = Store(data)
+    _finished_games(store)
+    store.save_game("s1", Session.new("solitaire", seats=["human", "joker"], deal_seed=1))
+    if not wal_files:
+        store._connection().execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        store.close()
+        for suffix in ("-wal", "-shm"):
+            Path(str(store.path) + suffix).unlink(missing_ok=True)
+    del store
+    gc.collect()
+    before = {p.name: p.read_bytes() for p in data.iterdir()}
+    undo = _make_read_only(data)
+    try:
+        with pytest.raises(StoreError, match="read-only") as caught:
+            Store(data)
+        assert "damaged" not in str(caught.value)
+        with pytest.raises(StoreError, match="read-only"):
+            Store.fresh(data)
+        assert main(["--data-dir", str(data), "play", "--plain", "--new-database"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "read-only" in err and "damaged" not in err
+        assert main(["--data-dir", str(data), "stats", "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["solitaire"]["games"] == 3
+        assert main(["--data-dir", str(data), "export"]) == 0
+        assert len(json.loads(capsys.readouterr().out)) == 3
+        ro = Store(data, read_only=True)
+        assert [g.id for g in ro.saved_games()] == ["s1"]
+        with pytest.raises(StoreError, match="read-only"):
+            ro.delete_game("s1")
+        ro.close()
+    finally:
+        undo()
+    assert {p.name: p.read_bytes() for p in data.iterdir() if p.name in before} == before
+
+
+def test_read_only_store_of_a_missing_database_is_empty(tmp_path: Path) -> None:
+    ro = Store(tmp_path / "nothing", read_only=True)
+    assert ro.history() == [] and ro.saved_games() == [] and ro.stats() == {}
+    assert not (tmp_path / "nothing").exists()  # reading created nothing
+
+
+class _FullDisk(sqlite3.Connection):
+    """A connection whose COMMIT fails as on a full disk while ``full`` is set."""
+
+    full = False
+
+    def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:  # type: ignore[override]
+        if _FullDisk.full and sql == "COMMIT":
+            raise sqlite3.OperationalError("database or disk is full")
+        return super().execute(sql, *args)
+
+
+@pytest.fixture
+def full_disk(monkeypatch: pytest.MonkeyPatch) -> Iterator[type[_FullDisk]]:
+    real = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect", lambda *a, **k: real(*a, factory=_FullDisk, **k))
+    _FullDisk.full = False
+    yield _FullDisk
+    _FullDisk.full = False
+
+
+def test_on_a_full_disk_an_error_line_means_nothing_changed(tmp_path: Path, full_disk: type[_FullDisk]) -> None:
+    from ginrummy.plain import PlainGame
+
+    store = Store(tmp_path)
+    s = Session.new("classic", seats=["human", "human"], deal_seed=3)
+    store.save_game("g1", s)
+    s.commitment_for_next_deal()
+    s.start_hand()
+    store.save_game("g1", s)
+    seat = s.to_act
+    first = str(s.state.legal_actions()[0])  # take or pass at the upcard
+    before = s.to_json()
+    full_disk.full = True
+    out = io.StringIO()
+    assert PlainGame(s, store, "g1", inp=io.StringIO(f"{first}\nquit\n"), out=out).run() == 0
+    errors = [line for line in out.getvalue().splitlines() if "error:" in line]
+    assert len(errors) == 1 and "database or disk is full" in errors[0] and "nothing changed" in errors[0]
+    assert s.to_json() == before  # in memory: as before the action
+    full_disk.full = False
+    loaded = store.load_game("g1")
+    assert loaded is not None and loaded.to_json() == before  # on disk: as before
+    assert s.to_act == seat
+    # with room again, the same command works and is saved
+    out = io.StringIO()
+    assert PlainGame(s, store, "g1", inp=io.StringIO(f"{first}\nquit\n"), out=out).run() == 0
+    assert "error:" not in out.getvalue()
+    loaded = store.load_game("g1")
+    assert loaded is not None and loaded.to_json() == s.to_json() != before
+
+
+def test_a_failed_save_of_a_computer_move_or_deal_undoes_it(tmp_path: Path, full_disk: type[_FullDisk]) -> None:
+    store = Store(tmp_path)
+    s = Session.new("classic", seats=["greedy", "greedy"], deal_seed=8)
+    store.save_game("g", s)
+    store.autosave("g", s)
+    s.commitment_for_next_deal()
+    before = s.to_json()
+    full_disk.full = True
+    with pytest.raises(StoreError, match="nothing changed"):
+        s.start_hand()
+    assert s.to_json() == before
+    full_disk.full = False
+    s.start_hand()
+    before = s.to_json()
+    full_disk.full = True
+    with pytest.raises(StoreError, match="nothing changed"):
+        s.computer_step()
+    assert s.to_json() == before
+    full_disk.full = False
+    loaded = store.load_game("g")
+    assert loaded is not None and loaded.to_json() == before

@@ -26,6 +26,10 @@ COMMANDS: dict[str, str] = {
     "serve": "start the browser app on a local web server",
 }
 
+# The commands that read or write the saved games take --data-dir after their name too.
+DATA_COMMANDS = ("play", "stats", "export", "serve")
+DATA_DIR_HELP = "where saved games and history live (default: the user data directory)"
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -33,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="The Gin Rummy family: play, analyse, simulate. With no command, opens the terminal app.",
     )
     parser.add_argument("--version", action="version", version=f"ginrummy {__version__}")
-    parser.add_argument("--data-dir", help="where saved games and history live (default: the user data directory)")
+    parser.add_argument("--data-dir", help=DATA_DIR_HELP)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, help_text in COMMANDS.items():
         module = _module(name)
@@ -41,6 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
             continue
         p = sub.add_parser(name, help=help_text, description=help_text)
         module.add_arguments(p)
+        if name in DATA_COMMANDS:  # also accepted after the command; it wins over one given before
+            p.add_argument("--data-dir", default=argparse.SUPPRESS, help=DATA_DIR_HELP)
     return parser
 
 

@@ -274,8 +274,8 @@ class PlainGame:
         self.game_id = game_id or new_game_id()
         self.inp = inp or sys.stdin
         self.out = out or sys.stdout
-        if store is not None:
-            session.on_change = lambda s: store.save_game(self.game_id, s)
+        if store is not None:  # saved after every change; a failed save undoes the change
+            store.autosave(self.game_id, session)
 
     # -- output -------------------------------------------------------------------------------
     def say(self, text: str = "") -> None:

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import secrets
 import sqlite3
@@ -158,6 +159,14 @@ def _iso(t: float) -> str:
     return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def _when(value: Any, name: str) -> str:
+    """A stored time as ISO 8601; :class:`_BadValue` if it is not one."""
+    try:
+        return _iso(_number(value, name))
+    except (OverflowError, ValueError, OSError):
+        raise _BadValue(f"{name} is not a time") from None
+
+
 @dataclass(frozen=True)
 class SavedGame:
     """An unfinished game that can be resumed."""
@@ -206,10 +215,19 @@ class FinishedGame:
 class Store:
     """The saved-games database.  See the module documentation."""
 
-    def __init__(self, data_dir: str | os.PathLike[str] | None = None) -> None:
-        self.data_dir = Path(data_dir).expanduser() if data_dir is not None else default_data_dir()
+    def __init__(self, data_dir: str | os.PathLike[str] | None = None, *, read_only: bool = False) -> None:
+        self.data_dir = _resolve(data_dir)
         self.path = self.data_dir / DB_NAME
+        self.read_only = read_only
+        self._uri: str | None = None  # read-only: the URI every connection opens
+        self._tables: set[str] = set()  # read-only: the tables the file has
         self._local = threading.local()  # .entry: this thread's _ThreadConnection
+        if read_only:
+            self._check_file()  # sets self._uri, or leaves it None when there is no database yet
+            return
+        reason = self._unwritable()
+        if reason:
+            raise StoreError(reason)
         try:
             self.data_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -221,24 +239,54 @@ class Store:
     def fresh(cls, data_dir: str | os.PathLike[str] | None = None) -> Store:
         """Start a new database: a bad file (and its -wal/-shm companions) is moved aside to
         ``ginrummy.sqlite3.bad-<timestamp>``, then a new database is created.  A good database is
-        kept as it is."""
-        directory = Path(data_dir).expanduser() if data_dir is not None else default_data_dir()
+        kept as it is.  A read-only directory is reported as such (nothing can be moved there)."""
+        directory = _resolve(data_dir)
         try:
             return cls(directory)
         except StoreError:
             pass
         path = directory / DB_NAME
+        reason = cls._unwritable_at(directory)
+        if reason:
+            raise StoreError(reason)
         stamp = time.strftime("%Y%m%d-%H%M%S")
         aside = path.with_name(f"{path.name}.bad-{stamp}")
         n = 1
         while aside.exists():
             n += 1
             aside = path.with_name(f"{path.name}.bad-{stamp}-{n}")
-        for suffix in ("", "-wal", "-shm", "-journal"):
-            src = Path(str(path) + suffix)
-            if src.exists():
-                os.replace(src, Path(str(aside) + suffix))
+        moved: list[tuple[Path, Path]] = []
+        try:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                src = Path(str(path) + suffix)
+                if src.exists():
+                    dst = Path(str(aside) + suffix)
+                    os.replace(src, dst)
+                    moved.append((src, dst))
+        except OSError as exc:
+            for src, dst in reversed(moved):  # all or nothing: put back what was moved
+                with contextlib.suppress(OSError):
+                    os.replace(dst, src)
+            raise StoreError(f"cannot move the database {path} aside: {exc.strerror}") from None
         return cls(directory)
+
+    # -- read-only directories --------------------------------------------------------------------
+    def _unwritable(self) -> str | None:
+        return self._unwritable_at(self.data_dir)
+
+    @staticmethod
+    def _unwritable_at(directory: Path) -> str | None:
+        """Why games cannot be saved in ``directory`` (read-only directory or database file), or None."""
+        advice = (
+            "games cannot be saved there. Give a writable directory with --data-dir; "
+            "ginrummy stats and ginrummy export can still read it."
+        )
+        path = directory / DB_NAME
+        if directory.is_dir() and not os.access(directory, os.W_OK | os.X_OK):
+            return f"the data directory {directory} is read-only: {advice}"
+        if path.is_file() and not os.access(path, os.W_OK):
+            return f"the database {path} is read-only: {advice}"
+        return None
 
     # -- opening and checking ---------------------------------------------------------------------
     def _check_file(self) -> None:
@@ -260,12 +308,8 @@ class Store:
                 f"{p} is not a ginrummy database (not an SQLite file); it was left untouched. "
                 "Move it away, or start a new database (ginrummy play --new-database)."
             )
+        conn, rows = self._open_read_only(p)
         try:
-            conn = sqlite3.connect(f"{p.as_uri()}?mode=ro", uri=True, timeout=30)
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot open the database {p}: {exc}") from None
-        try:
-            rows = conn.execute("PRAGMA quick_check").fetchall()
             if [r[0] for r in rows] != ["ok"]:
                 detail = "; ".join(str(r[0]) for r in rows[:3])
                 raise StoreError(
@@ -273,6 +317,7 @@ class Store:
                     "Start a new database (ginrummy play --new-database) to move it aside."
                 )
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            self._tables = tables
             if not tables:
                 return
             if "meta" not in tables:
@@ -299,11 +344,49 @@ class Store:
         finally:
             conn.close()
 
+    def _open_read_only(self, p: Path) -> tuple[sqlite3.Connection, list[Any]]:
+        """Open ``p`` read-only and run ``PRAGMA quick_check``.  A WAL database in a directory we
+        cannot write to cannot be opened with ``mode=ro`` (SQLite must create its -shm file), so then
+        it is opened ``immutable=1``: read as it is, no locks (nobody who may write can be writing
+        there through this directory's permissions).  Read-only Stores keep that URI."""
+        uri = p.as_uri()
+        last: sqlite3.Error | None = None
+        for query in ("mode=ro", "immutable=1"):
+            try:
+                conn = sqlite3.connect(f"{uri}?{query}", uri=True, timeout=30)
+            except sqlite3.Error as exc:
+                last = exc
+                continue
+            try:
+                rows = conn.execute("PRAGMA quick_check").fetchall()
+            except sqlite3.OperationalError as exc:
+                conn.close()
+                last = exc
+                if "readonly" in str(exc) or "read-only" in str(exc) or "unable to open" in str(exc):
+                    continue  # cannot create the -shm file here: read it as it is
+                break
+            except sqlite3.DatabaseError as exc:
+                conn.close()
+                last = exc
+                break
+            if self.read_only:
+                self._uri = f"{uri}?{query}"
+            return conn, rows
+        if isinstance(last, sqlite3.OperationalError) and "unable to open" in str(last):
+            raise StoreError(f"cannot open the database {p}: {last}")
+        raise StoreError(
+            f"the database {p} is damaged ({last}); it was left untouched. "
+            "Start a new database (ginrummy play --new-database) to move it aside."
+        )
+
     def _connect(self) -> sqlite3.Connection:
         """A new connection (``check_same_thread=False`` only so that a finalizer running in another
         thread may close it: each connection is used by the thread that opened it)."""
         try:
-            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+            if self._uri is not None:
+                conn = sqlite3.connect(self._uri, uri=True, timeout=30, isolation_level=None, check_same_thread=False)
+            else:
+                conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open the database {self.path}: {exc}") from None
         try:
@@ -348,6 +431,8 @@ class Store:
         """One transaction (BEGIN IMMEDIATE for writes) on this thread's connection, committed at the
         end or rolled back if the body raises.  After an SQLite error the connection is closed (which
         also discards any transaction left open) and the next call opens a new one."""
+        if write and self.read_only:
+            raise StoreError(f"the database {self.path} was opened read-only: nothing can be saved")
         conn = self._connection()
         try:
             conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
@@ -380,6 +465,11 @@ class Store:
                     conn.execute("ROLLBACK")
         except sqlite3.Error as exc:
             self.close()
+            if "readonly" in str(exc):
+                raise StoreError(
+                    f"the database {self.path} is read-only ({exc}): games cannot be saved there. Give a writable "
+                    "directory with --data-dir; ginrummy stats and ginrummy export can still read it."
+                ) from None
             raise StoreError(f"cannot set up the database {self.path}: {exc}") from None
 
     # -- saved games ------------------------------------------------------------------------------
@@ -412,6 +502,27 @@ class Store:
                 ),
             )
 
+    def autosave(self, game_id: str, session: Session) -> None:
+        """Save ``session`` after every change (its ``on_change``), all or nothing: if a save fails
+        (a full disk, say), the session is put back as it was at its last save and the
+        :class:`~ginrummy.errors.StoreError` reaches the caller of the action, so an error means
+        nothing changed, in memory as in the file.  ``session`` must be as saved when this is called."""
+        last = session.to_json()
+
+        def save(s: Session) -> None:
+            nonlocal last
+            now = s.to_json()
+            try:
+                self.save_game(game_id, s)
+            except StoreError as exc:
+                _restore(s, last)
+                raise StoreError(
+                    f"the game could not be saved ({exc}); nothing changed: the action was undone"
+                ) from None
+            last = now
+
+        session.on_change = save
+
     def load_game(self, game_id: str) -> Session | None:
         """The saved game ``game_id``, or None if there is none (finished games are not loaded)."""
         from .session import Session
@@ -425,17 +536,33 @@ class Store:
         except (GinRummyError, ValueError, KeyError, TypeError) as exc:
             raise StoreError(f"saved game {game_id} cannot be resumed: {exc}") from None
 
-    def saved_games(self) -> list[SavedGame]:
-        """Unfinished games, the most recently played first."""
+    def saved_games(self, problems: list[str] | None = None) -> list[SavedGame]:
+        """Unfinished games, the most recently played first.  A row whose values are damaged is
+        skipped and described in ``problems`` (or logged)."""
+        if not self._has("games"):
+            return []
         with self._tx() as c:
             rows = c.execute(
-                "SELECT id, variant, players, seats, updated_at, hand_number, totals FROM games "
+                "SELECT id, variant, players, seats, updated_at, hand_number, totals, rowid FROM games "
                 "ORDER BY updated_at DESC, rowid DESC"
             ).fetchall()
-        return [
-            SavedGame(r[0], r[1], json.loads(r[2]), json.loads(r[3]), _iso(r[4]), int(r[5]), json.loads(r[6]))
-            for r in rows
-        ]
+        out = []
+        for r in rows:
+            try:
+                out.append(
+                    SavedGame(
+                        _text(r[0], "id"),
+                        _text(r[1], "variant"),
+                        _json_list(r[2], "players", str),
+                        _json_list(r[3], "seats", str),
+                        _when(r[4], "updated_at"),
+                        _integer(r[5], "hand_number"),
+                        _json_list(r[6], "totals", int),
+                    )
+                )
+            except _BadValue as exc:
+                _report(problems, f"saved game {r[0]!r} (row {r[7]} of the games table) is damaged: {exc}; skipped")
+        return out
 
     def delete_game(self, game_id: str) -> None:
         """Forget a saved (unfinished) game."""
@@ -483,11 +610,15 @@ class Store:
             )
             c.execute("DELETE FROM games WHERE id = ?", (game_id,))
 
-    def history(self, variant: str | None = None) -> list[FinishedGame]:
-        """Finished games, oldest first (optionally of one variant)."""
+    def history(self, variant: str | None = None, problems: list[str] | None = None) -> list[FinishedGame]:
+        """Finished games, oldest first (optionally of one variant).  A row whose values are damaged
+        (bad JSON, a wrong type) is skipped and described in ``problems`` (or logged): one bad row
+        never hides the others."""
+        if not self._has("finished"):
+            return []
         sql = (
             "SELECT id, variant, players, seats, player_seat, started_at, finished_at, hands, totals, final_totals,"
-            " winner, hand_points, record, summary, accuracy, analysis FROM finished"
+            " winner, hand_points, record, summary, accuracy, analysis, rowid FROM finished"
         )
         args: tuple[Any, ...] = ()
         if variant is not None:
@@ -496,35 +627,21 @@ class Store:
         sql += " ORDER BY finished_at, rowid"
         with self._tx() as c:
             rows = c.execute(sql, args).fetchall()
-        return [
-            FinishedGame(
-                id=r[0],
-                variant=r[1],
-                players=json.loads(r[2]),
-                seats=json.loads(r[3]),
-                player_seat=int(r[4]),
-                started_at=_iso(r[5]),
-                finished_at=_iso(r[6]),
-                hands=int(r[7]),
-                totals=json.loads(r[8]),
-                final_totals=json.loads(r[9]),
-                winner=r[10],
-                hand_points=json.loads(r[11]),
-                record=json.loads(r[12]),
-                summary=json.loads(r[13]),
-                accuracy=r[14],
-                analysis=None if r[15] is None else json.loads(r[15]),
-            )
-            for r in rows
-        ]
+        out = []
+        for r in rows:
+            try:
+                out.append(_finished(r))
+            except _BadValue as exc:
+                _report(problems, f"finished game {r[0]!r} (row {r[16]} of the history) is damaged: {exc}; skipped")
+        return out
 
-    def stats(self, variant: str | None = None) -> dict[str, dict[str, Any]]:
+    def stats(self, variant: str | None = None, problems: list[str] | None = None) -> dict[str, dict[str, Any]]:
         """Per variant: ``games``, ``wins``, ``win_rate``, ``hands``, ``points_per_hand`` (the
         person's points minus the opponents', per hand), ``scored_per_hand`` (the person's own
         points per hand), ``running_average`` (points per hand over all games so far, one value per
         game in order), ``accuracy`` (mean, where analysed) and ``accuracy_history``."""
         out: dict[str, dict[str, Any]] = {}
-        for g in self.history(variant):
+        for g in self.history(variant, problems):
             s = out.setdefault(
                 g.variant,
                 {
@@ -560,9 +677,118 @@ class Store:
             del s["_net"], s["_scored"]
         return out
 
-    def export_records(self, variant: str | None = None) -> list[dict[str, Any]]:
-        """The records (RECORD.md) of the finished games, oldest first."""
-        return [g.record for g in self.history(variant)]
+    def export_records(self, variant: str | None = None, problems: list[str] | None = None) -> list[dict[str, Any]]:
+        """The records (RECORD.md) of the finished games, oldest first (damaged rows skipped)."""
+        return [g.record for g in self.history(variant, problems)]
+
+    def _has(self, table: str) -> bool:
+        """Whether ``table`` can be read: always in a writable Store (it made its schema); in a
+        read-only one, only if the file has it (no file, or an empty one, has no games)."""
+        return not self.read_only or table in self._tables
+
+
+def _resolve(data_dir: str | os.PathLike[str] | None) -> Path:
+    """The data directory as an absolute path (a relative ``--data-dir`` is taken from the current
+    directory once, here: SQLite URIs need absolute paths)."""
+    return (Path(data_dir).expanduser() if data_dir is not None else default_data_dir()).absolute()
+
+
+_log = logging.getLogger("ginrummy.store")
+
+
+class _BadValue(ValueError):
+    """A value in a row that is not what ginrummy wrote (damaged JSON, a wrong type)."""
+
+
+def _report(problems: list[str] | None, text: str) -> None:
+    if problems is None:
+        _log.warning("%s", text)
+    else:
+        problems.append(text)
+
+
+def _text(value: Any, name: str) -> str:
+    if not isinstance(value, str):
+        raise _BadValue(f"{name} is not text")
+    return value
+
+
+def _integer(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _BadValue(f"{name} is not an integer")
+    return value
+
+
+def _number(value: Any, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise _BadValue(f"{name} is not a number")
+    return float(value)
+
+
+def _json(value: Any, name: str) -> Any:
+    if not isinstance(value, (str, bytes)):
+        raise _BadValue(f"{name} is not JSON text")
+    try:
+        return json.loads(value)
+    except (ValueError, RecursionError) as exc:
+        raise _BadValue(f"{name} is not valid JSON ({exc})") from None
+
+
+def _json_list(value: Any, name: str, kind: type) -> list[Any]:
+    data = _json(value, name)
+    if not isinstance(data, list) or not all(isinstance(x, kind) and not isinstance(x, bool) for x in data):
+        raise _BadValue(f"{name} is not a list of {kind.__name__}")
+    return data
+
+
+def _json_object(value: Any, name: str) -> dict[str, Any]:
+    data = _json(value, name)
+    if not isinstance(data, dict):
+        raise _BadValue(f"{name} is not a JSON object")
+    return data
+
+
+def _finished(r: tuple[Any, ...]) -> FinishedGame:
+    """A history row as a :class:`FinishedGame`; :class:`_BadValue` names the first damaged value."""
+    hand_points = _json(r[11], "hand_points")
+    if not isinstance(hand_points, list) or not all(
+        isinstance(p, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in p) for p in hand_points
+    ):
+        raise _BadValue("hand_points is not a list of lists of integers")
+    accuracy = r[14]
+    if accuracy is not None:
+        accuracy = _number(accuracy, "accuracy")
+    winner = r[10]
+    if winner is not None:
+        winner = _integer(winner, "winner")
+    return FinishedGame(
+        id=_text(r[0], "id"),
+        variant=_text(r[1], "variant"),
+        players=_json_list(r[2], "players", str),
+        seats=_json_list(r[3], "seats", str),
+        player_seat=_integer(r[4], "player_seat"),
+        started_at=_when(r[5], "started_at"),
+        finished_at=_when(r[6], "finished_at"),
+        hands=_integer(r[7], "hands"),
+        totals=_json_list(r[8], "totals", int),
+        final_totals=_json_list(r[9], "final_totals", int),
+        winner=winner,
+        hand_points=hand_points,
+        record=_json_object(r[12], "record"),
+        summary=_json_object(r[13], "summary"),
+        accuracy=accuracy,
+        analysis=None if r[15] is None else _json_object(r[15], "analysis"),
+    )
+
+
+def _restore(session: Session, saved: dict[str, Any]) -> None:
+    """Put ``session`` back to ``saved`` (its :meth:`~ginrummy.session.Session.to_json` at the last
+    save): the state and the committed next seed; its seats and computer players stay."""
+    from .session import Session
+
+    back = Session.from_json(saved)
+    session.state = back.state
+    session._pending = back._pending
 
 
 def _accuracy(analysis: dict[str, Any] | None) -> float | None:

@@ -3,6 +3,9 @@
 Without ``-o`` a JSON list of records is printed.  ``-o FILE`` writes that list to a file (one
 record a line if the name ends in ``.jsonl``); ``-o DIR`` (an existing directory, or a path ending
 in ``/``) writes each game to its own file ``<game id>.json``, which ``ginrummy replay`` reads.
+
+The database is opened read-only (a read-only data directory works).  A finished game whose row is
+damaged is named on stderr and left out; the others are written, and the exit status is 1.
 """
 
 from __future__ import annotations
@@ -25,14 +28,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..store import Store
 
-    try:
-        games = Store(getattr(args, "data_dir", None)).history(args.variant)
+    problems: list[str] = []
+    try:  # read-only: exporting never writes the database, and works on a read-only directory
+        games = Store(getattr(args, "data_dir", None), read_only=True).history(args.variant, problems)
     except StoreError as exc:
         print(f"ginrummy export: {exc}", file=sys.stderr)
         return 2
+    for problem in problems:  # a damaged row is named and left out; the others are exported
+        print(f"ginrummy export: {problem}", file=sys.stderr)
+    status = 1 if problems else 0
     if args.output is None:
         sys.stdout.write(json.dumps([g.record for g in games], ensure_ascii=False, indent=1) + "\n")
-        return 0
+        return status
     out = Path(args.output)
     try:
         if out.is_dir() or args.output.endswith(("/", "\\")):
@@ -53,4 +60,4 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"ginrummy export: cannot write {out}: {exc.strerror}", file=sys.stderr)
         return 2
-    return 0
+    return status

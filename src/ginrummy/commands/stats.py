@@ -1,5 +1,8 @@
 """``ginrummy stats``: your history per variant: games, win rate, points per hand, the running
-average over time (a small chart), and for the solitaires the accuracy of your play."""
+average over time (a small chart), and for the solitaires the accuracy of your play.
+
+The database is opened read-only (a read-only data directory works).  A finished game whose row is
+damaged is named on stderr and left out; the others are counted, and the exit status is 1."""
 
 from __future__ import annotations
 
@@ -56,10 +59,13 @@ def format_stats(stats: dict[str, dict[str, Any]]) -> str:
 def run(args: argparse.Namespace) -> int:
     from ..store import Store
 
-    try:
-        stats = Store(getattr(args, "data_dir", None)).stats(args.variant)
+    problems: list[str] = []
+    try:  # read-only: statistics never write, and work on a read-only directory
+        stats = Store(getattr(args, "data_dir", None), read_only=True).stats(args.variant, problems)
     except StoreError as exc:
         print(f"ginrummy stats: {exc}", file=sys.stderr)
         return 2
+    for problem in problems:  # a damaged row is named and left out; the rest is counted
+        print(f"ginrummy stats: {problem}", file=sys.stderr)
     print(json.dumps(stats, indent=1) if args.json else format_stats(stats))
-    return 0
+    return 1 if problems else 0
