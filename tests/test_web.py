@@ -313,13 +313,13 @@ BAD_MESSAGES: list[tuple[str, str, str]] = [
     ('{"type": "hello", "game": "x", "token": "short"}', "bad_message", "not a seat token"),
     ('{"type": "hello", "game": "../etc", "token": "aaaaaaaaaaaaaaaaaaaa"}', "bad_message", "not a game id"),
     ('{"type": "hello", "game": "g1", "token": "aaaaaaaaaaaaaaaaaaaaaaaa"}', "bad_token", "does not open"),
-    ('{"type": "join", "invite": "nope"}', "unknown_invite", "no table"),
+    ('{"type": "join", "invite": "nope"}', "unknown_invite", "no seat has this invitation"),
     ('{"type": "act", "action": "draw", "seq": -1}', "bad_message", "'seq' must be from 0"),
     ('{"type": "deal"}', "no_seat", "take a seat first"),
     ('{"type": "create_table", "variant": "hollywood", "seats": ["person"]}', "bad_message", "must be one of"),
     ('{"type": "create_table", "variant": "classic", "seats": ["expert"]}', "bad_message", "at least one other"),
     ('{"type": "create_table", "variant": "three", "seats": ["person"]}', "bad_message", "2 other seats"),
-    ('{"type": "new", "variant": "classic", "name": "a\\u0000b"}', "bad_message", "control characters"),
+    ('{"type": "new", "variant": "classic", "name": "a\\u0000b"}', "bad_name", "U+0000 (a control character)"),
 ]
 
 
@@ -572,8 +572,8 @@ def test_two_people_at_a_classic_table(client: TestClient) -> None:
         a.until(lambda m: m["type"] == "state" and m["table"]["seats"][1].get("connected") is True)
         assert a.table["seats"][1]["name"] == "Bob" and a.table["waiting_for"] == []
         with connect(client) as ws_c:
-            full = Client(ws_c).join_reply({"type": "join", "invite": ja["invite"]})
-            assert full["type"] == "error" and full["code"] == "table_full"
+            used = Client(ws_c).join_reply({"type": "join", "invite": ja["invite"]})  # one invitation, one seat
+            assert used["type"] == "error" and used["code"] == "unknown_invite", used
         # the hand is dealt when both are ready
         a.request({"type": "deal"})
         assert a.obs["phase"] == "deal" and a.table["seats"][0]["ready"] is True
@@ -619,8 +619,9 @@ def test_three_table_sitter_suggests_and_captain_decides(client: TestClient) -> 
     ):
         p = [Client(w0), Client(w1), Client(w2)]
         j0 = p[0].join_reply({"type": "create_table", "variant": "three", "seats": ["person", "person"], "hints": True})
-        p[1].join_reply({"type": "join", "invite": j0["invite"], "name": "Bea"})
-        p[2].join_reply({"type": "join", "invite": j0["invite"], "seat": 2, "name": "Cy"})
+        assert set(j0["invites"]) == {"1", "2"}
+        p[1].join_reply({"type": "join", "invite": j0["invites"]["1"], "name": "Bea"})
+        p[2].join_reply({"type": "join", "invite": j0["invites"]["2"], "seat": 2, "name": "Cy"})
         for c in p:
             c.request({"type": "deal"})
         for c in p:

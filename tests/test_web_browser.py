@@ -315,7 +315,7 @@ def test_two_people_play_one_classic_table(browser: Any, base_url: str) -> None:
     a.page.select_option("#table-seat-2", "person")
     a.page.fill("#table-name", "Ann")
     a.page.click("#table-create")
-    link = a.page.input_value("#invite-link")
+    link = a.page.input_value("#invite-link-1")
     assert "/join/" in link
     a.shot("table-waiting")
     b.page.goto(link)

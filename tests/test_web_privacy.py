@@ -36,6 +36,8 @@ from ginrummy.web import create_app
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 LOCAL = ("127.0.0.1", 50000)
+BASE = "http://127.0.0.1:8000"
+HOST = {"host": "127.0.0.1:8000"}  # the Host a browser on this computer sends (TestClient would send testserver)
 CARD = re.compile(r"(?:10|[A2-9TJQK])[cdhs]")
 CARDS_TOKEN = re.compile(r"(?:(?:10|[A2-9TJQK])[cdhs])+")
 SPLIT = re.compile(r"[\s,.:;()|=+!?\[\]{}\"']+")
@@ -315,7 +317,7 @@ def test_single_player_full_game_sends_only_the_players_view(tmp_path: Path, var
     app = create_app(tmp_path, computer_delay=0, tap=auditor, rate=1000, burst=1000)
     rng = random.Random(variant)
     options = {"game_target": 60} if variant != "classic" else {}
-    with TestClient(app, client=LOCAL) as tc, tc.websocket_connect("/ws") as ws:
+    with TestClient(app, client=LOCAL, base_url=BASE) as tc, tc.websocket_connect("/ws", headers=HOST) as ws:
         c = Client(ws, "solo")
         c.seat_request({"type": "new", "variant": variant, "options": options, "name": "Ann"})
         for _hand in range(200):
@@ -385,7 +387,11 @@ def test_two_person_classic_table_full_game(tmp_path: Path) -> None:
     auditor = Auditor()
     app = create_app(tmp_path, computer_delay=0, tap=auditor, rate=1000, burst=1000)
     rng = random.Random(21)
-    with TestClient(app, client=LOCAL) as tc, tc.websocket_connect("/ws") as wa, tc.websocket_connect("/ws") as wb:
+    with (
+        TestClient(app, client=LOCAL, base_url=BASE) as tc,
+        tc.websocket_connect("/ws", headers=HOST) as wa,
+        tc.websocket_connect("/ws", headers=HOST) as wb,
+    ):
         a, b = Client(wa, "a"), Client(wb, "b")
         ja = a.seat_request(
             {"type": "create_table", "variant": "classic", "seats": ["person"], "hints": True, "name": "Ann"}
@@ -401,10 +407,10 @@ def test_three_table_full_game_with_sitter_suggestions(tmp_path: Path) -> None:
     app = create_app(tmp_path, computer_delay=0, tap=auditor, rate=1000, burst=1000)
     rng = random.Random(33)
     with (
-        TestClient(app, client=LOCAL) as tc,
-        tc.websocket_connect("/ws") as w0,
-        tc.websocket_connect("/ws") as w1,
-        tc.websocket_connect("/ws") as w2,
+        TestClient(app, client=LOCAL, base_url=BASE) as tc,
+        tc.websocket_connect("/ws", headers=HOST) as w0,
+        tc.websocket_connect("/ws", headers=HOST) as w1,
+        tc.websocket_connect("/ws", headers=HOST) as w2,
     ):
         p = [Client(w0, "p0"), Client(w1, "p1"), Client(w2, "p2")]
         j0 = p[0].seat_request(
@@ -416,8 +422,8 @@ def test_three_table_full_game_with_sitter_suggestions(tmp_path: Path) -> None:
                 "options": {"game_target": 60},
             }
         )
-        p[1].seat_request({"type": "join", "invite": j0["invite"]})
-        p[2].seat_request({"type": "join", "invite": j0["invite"]})
+        p[1].seat_request({"type": "join", "invite": j0["invites"]["1"]})
+        p[2].seat_request({"type": "join", "invite": j0["invites"]["2"]})
         play_table(tc, p, j0["game"], rng, sitter_talks=True)
         assert tc.app.state.manager.tables[j0["game"]].session.state.game_over
         finish(auditor, p)

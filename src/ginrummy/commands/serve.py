@@ -1,7 +1,11 @@
 """``ginrummy serve``: the browser app on a local web server (uvicorn).
 
 It listens on 127.0.0.1 (this computer only) unless ``--host`` opens it to others, e.g.
-``--host 0.0.0.0`` to invite friends on the same network.
+``--host 0.0.0.0`` to invite friends on the same network: then the invitation links show this
+computer's address on the network.  ``--certfile``/``--keyfile`` serve HTTPS; ``--behind-proxy``
+is for a reverse proxy on this computer (nobody is taken for the owner; the proxy's
+``X-Forwarded-For`` names each client).  Only the names given by ``--host`` and ``--allowed-host``
+(and the loopback names) are answered: a DNS-rebinding page gets nothing.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ import argparse
 import ipaddress
 import os
 import socket
+import ssl
 import sys
 
 
@@ -30,7 +35,30 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="N",
         help="processes for the computer players and hints (default: one fewer than the cores, 1 to 4)",
     )
+    p.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name the server is reached by (repeatable), e.g. the name of this computer or of a proxy",
+    )
+    p.add_argument("--certfile", metavar="PEM", help="serve HTTPS with this certificate (with --keyfile)")
+    p.add_argument("--keyfile", metavar="PEM", help="the certificate's private key")
+    p.add_argument(
+        "--behind-proxy",
+        action="store_true",
+        help="a reverse proxy on this computer forwards the visitors (see docs/web.md): nobody is the owner",
+    )
+    p.add_argument(
+        "--replace-after",
+        type=float,
+        default=120.0,
+        metavar="SECONDS",
+        help="how long a friend may be away before the table's creator may give the seat away (default 120)",
+    )
     p.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
+    # tests: every deal follows from this seed (deals become predictable: never for real games)
+    p.add_argument("--test-deal-seed", type=int, default=None, help=argparse.SUPPRESS)
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -55,6 +83,32 @@ def _is_local(host: str) -> bool:
         return host == "localhost"
 
 
+def lan_address(probe: str = "192.0.2.1", family: int = socket.AF_INET) -> str | None:
+    """This computer's address on its network, or None.  A UDP socket ``connect`` only asks the
+    kernel which interface would route to ``probe``: no packet is sent (the default probe is a
+    documentation address, TEST-NET-1)."""
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as s:
+            s.connect((probe, 9))
+            address = str(s.getsockname()[0])
+    except OSError:
+        return None
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return None
+    return None if ip.is_unspecified else address
+
+
+def shown_address(bound_host: str, lan: str | None) -> str:
+    """The address to print and to put in invitation links for a server bound to ``bound_host``."""
+    if bound_host in ("0.0.0.0", "::"):
+        if lan is not None:
+            return f"[{lan}]" if ":" in lan else lan
+        return "127.0.0.1" if bound_host == "0.0.0.0" else "[::1]"
+    return f"[{bound_host}]" if ":" in bound_host else bound_host
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -71,27 +125,52 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= workers <= 32:
         print("ginrummy serve: --workers must be from 0 to 32", file=sys.stderr)
         return 2
-    try:
-        app = create_app(getattr(args, "data_dir", None), computer_delay=args.computer_delay, workers=workers)
-    except StoreError as exc:
-        print(f"ginrummy serve: {exc}", file=sys.stderr)
-        return 1
+    if bool(args.certfile) != bool(args.keyfile):
+        print("ginrummy serve: HTTPS needs both --certfile and --keyfile", file=sys.stderr)
+        return 2
+    for path in (args.certfile, args.keyfile):
+        if path and not os.path.isfile(path):
+            print(f"ginrummy serve: no such file: {path}", file=sys.stderr)
+            return 2
+    if not 0 <= args.replace_after <= 86400:
+        print("ginrummy serve: --replace-after must be from 0 to 86400 seconds", file=sys.stderr)
+        return 2
     try:
         sock = _bind(args.host, args.port)
     except OSError as exc:
         print(f"ginrummy serve: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 1
     bound_host, bound_port = sock.getsockname()[:2]
-    shown = f"[{bound_host}]" if ":" in bound_host else bound_host
-    if bound_host in ("0.0.0.0", "::"):
-        shown = "127.0.0.1" if bound_host == "0.0.0.0" else "[::1]"
-    print(f"ginrummy: serving the browser app at http://{shown}:{bound_port}/  (Ctrl-C to stop)", flush=True)
-    if not _is_local(args.host):
-        print(
-            f"ginrummy: listening on {args.host}: other computers on your network can open it at "
-            f"http://<this computer's address>:{bound_port}/ (invitation links show the address you use)",
-            flush=True,
+    wildcard = bound_host in ("0.0.0.0", "::")
+    lan = lan_address(family=sock.family) if wildcard else None
+    scheme = "https" if args.certfile else "http"
+    base = f"{scheme}://{shown_address(bound_host, lan)}:{bound_port}"
+    names = [*args.allowed_host]
+    if not wildcard:
+        names.append(args.host)
+    try:
+        app = create_app(
+            getattr(args, "data_dir", None),
+            computer_delay=args.computer_delay,
+            workers=workers,
+            allowed_hosts=names,
+            any_address=wildcard,
+            behind_proxy=args.behind_proxy,
+            invite_base=None if args.behind_proxy or not wildcard or lan is None else base,
+            replace_after=args.replace_after,
+            deal_seed=args.test_deal_seed,
         )
+    except StoreError as exc:
+        sock.close()
+        print(f"ginrummy serve: {exc}", file=sys.stderr)
+        return 1
+    print(f"ginrummy: serving the browser app at {base}/  (Ctrl-C to stop)", flush=True)
+    if wildcard:
+        here = f"{scheme}://127.0.0.1:{bound_port}/"
+        there = f"{base}/" if lan is not None else f"{scheme}://<this computer's address>:{bound_port}/"
+        print(f"ginrummy: friends on your network open {there} ; on this computer {here}", flush=True)
+    elif not _is_local(args.host):
+        print(f"ginrummy: listening on {args.host}: other computers open {base}/", flush=True)
     config = uvicorn.Config(
         app,
         log_level=args.log_level,
@@ -100,7 +179,19 @@ def run(args: argparse.Namespace) -> int:
         ws_ping_interval=20,
         ws_ping_timeout=20,
         lifespan="on",
+        # X-Forwarded-For is believed only in proxy mode, and only from a proxy on this computer
+        proxy_headers=args.behind_proxy,
+        forwarded_allow_ips="127.0.0.1,::1" if args.behind_proxy else None,
+        ssl_certfile=args.certfile,
+        ssl_keyfile=args.keyfile,
+        timeout_graceful_shutdown=10,
     )
+    try:
+        config.load()  # reads the certificate now, so that a bad one is one clear line
+    except (OSError, ssl.SSLError) as exc:
+        sock.close()
+        print(f"ginrummy serve: cannot use the certificate: {exc}", file=sys.stderr)
+        return 1
     server = uvicorn.Server(config)
     try:
         server.run(sockets=[sock])

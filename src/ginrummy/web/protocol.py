@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..names import BadName, clean_name
 from ..options import VARIANTS
 
 __all__ = [
@@ -87,6 +88,18 @@ def _text(max_len: int) -> Callable[[str, Any], Any]:
     return check
 
 
+def _name(name: str, value: Any) -> Any:
+    """A player's name, by the rules of :mod:`ginrummy.names` (normalised, visible, short)."""
+    if not isinstance(value, str):
+        raise ProtocolError("bad_message", f"the field {name!r} must be a string, got {_kind(value)}")
+    if len(value) > 200:
+        raise ProtocolError("bad_message", f"the field {name!r} is longer than 200 characters")
+    try:
+        return clean_name(value)
+    except BadName as exc:
+        raise ProtocolError("bad_name", str(exc)) from None
+
+
 def _one_of(choices: tuple[str, ...]) -> Callable[[str, Any], Any]:
     def check(name: str, value: Any) -> Any:
         if value not in choices:
@@ -141,7 +154,8 @@ def _seat_kinds(name: str, value: Any) -> Any:
 
 
 _SEQ = Field(_int(0, 2**31 - 1))
-_NAME = Field(_text(24))
+_NAME = Field(_name)
+_SEAT = Field(_int(1, 2), True)
 
 SCHEMAS: dict[str, dict[str, Field]] = {
     # attach to a seat you hold (after a reload or a dropped connection)
@@ -175,6 +189,11 @@ SCHEMAS: dict[str, dict[str, Field]] = {
     "deal": {},  # ready for the next hand; it is dealt when every person is ready
     "hint": {},
     "suggest": {"action": Field(_text(80), True), "text": Field(_text(200))},
+    # the creator of a table: a new invitation link for a seat (the old one stops working; a seat
+    # whose person has been away long enough is opened again)
+    "reissue": {"seat": _SEAT},
+    # the creator of a table: a computer player takes an open seat, or one whose person is away
+    "seat_computer": {"seat": _SEAT, "agent": Field(_string(32, _AGENT, "a computer player's name"))},
     "ping": {},
 }
 for _schema in SCHEMAS.values():
@@ -188,6 +207,8 @@ def validate(raw: str | bytes) -> dict[str, Any]:
         raise ProtocolError("too_large", f"a message may have at most {MAX_MESSAGE_BYTES} bytes, this one has {size}")
     try:
         msg = json.loads(raw)
+    except RecursionError:
+        raise ProtocolError("bad_message", "a message may not nest lists or objects that deeply") from None
     except (ValueError, UnicodeDecodeError):
         raise ProtocolError("bad_json", "a message must be one JSON object") from None
     if not isinstance(msg, dict):
@@ -222,6 +243,8 @@ def _kind(value: Any) -> str:
 
 
 def _short(value: Any) -> str:
+    if isinstance(value, (list, dict)):
+        return _kind(value)  # a nested value is not echoed (it could be deep or long)
     text = json.dumps(value) if not isinstance(value, str) else repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 

@@ -18,7 +18,9 @@ import contextlib
 import ipaddress
 import logging
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+import re
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, MutableMapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -32,31 +34,40 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..agents import available_agents
 from ..errors import GinRummyError, StoreError
+from ..names import safe_display_name
 from ..options import VARIANTS, option_help
 from ..store import Store
 from .protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, TABLE_VARIANTS, ProtocolError, RateLimiter, validate
-from .tables import Table, TableManager, Tap, default_opponent, dumps
+from .tables import Quotas, Table, TableManager, Tap, default_opponent, dumps
 
-__all__ = ["STATIC_DIR", "Connection", "create_app", "is_loopback", "is_owner"]
+__all__ = ["LOCAL_NAMES", "STATIC_DIR", "Connection", "HostPolicy", "Quotas", "create_app", "is_loopback", "is_owner"]
 
 log = logging.getLogger("ginrummy.web")
 STATIC_DIR = Path(__file__).parent / "static"
+_GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 SEND_QUEUE = 256  # messages waiting for a slow client before it is disconnected
+LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 
-_SECURITY_HEADERS = [
-    (
-        b"content-security-policy",
-        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        b"connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-    ),
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'"
+)
+SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),  # invitation links stay out of other sites' logs
     (b"x-frame-options", b"DENY"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+    (b"cross-origin-resource-policy", b"same-origin"),
+    (b"permissions-policy", b"camera=(), microphone=(), geolocation=(), payment=(), usb=()"),
 ]
+_FORWARDING = ("forwarded", "x-forwarded-for", "x-forwarded-host", "x-real-ip")
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
-ASGIApp = Callable[[Scope, Callable[[], Awaitable[Message]], Callable[[Message], Awaitable[None]]], Awaitable[None]]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 def is_loopback(host: str | None) -> bool:
@@ -69,12 +80,128 @@ def is_loopback(host: str | None) -> bool:
         return host == "localhost"
 
 
+def host_name(host_header: str | None) -> str | None:
+    """The name in a Host header (lower case, without the port or brackets), or None if malformed."""
+    if not host_header:
+        return None
+    try:
+        name = urlsplit("//" + host_header).hostname
+        urlsplit("//" + host_header).port  # noqa: B018 - raises on a bad port
+    except ValueError:
+        return None
+    return name or None
+
+
 def is_owner(client_host: str | None, host_header: str | None) -> bool:
     """The person at the computer running the server: a loopback client that asked for a loopback
     name.  (Checking the Host header too keeps a DNS-rebinding page from passing as the owner.)"""
     if not is_loopback(client_host) or not host_header:
         return False
-    return is_loopback(urlsplit("//" + host_header).hostname)
+    return is_loopback(host_name(host_header))
+
+
+class HostPolicy:
+    """Which Host headers the server answers: the names it is served as.  Always the loopback
+    names (``localhost``, ``127.0.0.1``, ``[::1]``); the ``--host`` name; each ``--allowed-host``;
+    and, when listening on every interface (``0.0.0.0``/``::``), any IP address written as such
+    (a page can be rebound to this server only through a *name*, never through an address).
+    Anything else is refused: that is how a DNS-rebinding page is kept out."""
+
+    def __init__(self, names: Iterable[str] = (), *, any_address: bool = False) -> None:
+        self.names = frozenset(n.strip().lower().strip("[]") for n in names if n.strip())
+        self.any_address = any_address
+
+    def allows(self, host_header: str | None) -> bool:
+        name = host_name(host_header)
+        if name is None:
+            return False
+        if name in LOCAL_NAMES or name in self.names:
+            return True
+        try:
+            address = ipaddress.ip_address(name)
+        except ValueError:
+            return False
+        return address.is_loopback or self.any_address
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers") or []:
+        if key.lower() == name:
+            return bytes(value).decode("latin-1")
+    return None
+
+
+class Guard:
+    """The outermost layer: refuses requests for a host the server is not served as and WebSockets
+    opened by pages of other sites, and adds the security headers to every HTTP response, error
+    pages included."""
+
+    def __init__(self, app: ASGIApp, hosts: HostPolicy) -> None:
+        self.app = app
+        self.hosts = hosts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            await self._http(scope, receive, send)
+        elif scope["type"] == "websocket":
+            host = _header(scope, b"host")
+            origin = _header(scope, b"origin")
+            if not self.hosts.allows(host) or (origin is not None and not same_origin(origin, host)):
+                await send({"type": "websocket.close", "code": 1008})  # refused before the handshake
+                return
+            await self.app(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        api = str(scope.get("path", "")).startswith("/api/")
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [h for h in message.get("headers", []) if h[0].lower() not in _OURS]
+                headers += SECURITY_HEADERS
+                if api:
+                    headers.append((b"cache-control", b"no-store"))
+                message["headers"] = headers
+            await send(message)
+
+        if not self.hosts.allows(_header(scope, b"host")):
+            body = b"unknown host: this server answers only the names it is served as (see --allowed-host)\n"
+            await send_with_headers(
+                {
+                    "type": "http.response.start",
+                    "status": 400,
+                    "headers": [
+                        (b"content-type", b"text/plain; charset=utf-8"),
+                        (b"content-length", b"%d" % len(body)),
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": body})
+            return
+        await self.app(scope, receive, send_with_headers)
+
+
+_OURS = {name for name, _ in SECURITY_HEADERS} | {b"cache-control"}
+
+
+def same_origin(origin: str, host_header: str | None) -> bool:
+    """A WebSocket's ``Origin`` names this very server (the page came from here)."""
+    try:
+        parts = urlsplit(origin)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(host_header) and parts.netloc.lower() == str(host_header).lower()
+
+
+class GuardedStarlette(Starlette):
+    """Starlette with :class:`Guard` outside everything, even the error handler: a 500 carries the
+    security headers too."""
+
+    hosts: HostPolicy = HostPolicy()
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return Guard(super().build_middleware_stack(), self.hosts)
 
 
 class Connection:
@@ -82,17 +209,21 @@ class Connection:
 
     _next_id = 0
 
-    def __init__(self, websocket: WebSocket, *, owner: bool, rate: float, burst: float, tap: Tap | None) -> None:
+    def __init__(
+        self, websocket: WebSocket, *, owner: bool, rate: float, burst: float, tap: Tap | None, client: str = ""
+    ) -> None:
         Connection._next_id += 1
         self.id = Connection._next_id
         self.websocket = websocket
         self.owner = owner  # on this computer: may list and resume saved games
+        self.client = client  # the client's address (quotas are per address)
         self.limiter = RateLimiter(rate, burst)
         self.table: Table | None = None
         self.seat: int | None = None
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=SEND_QUEUE)
         self.tap = tap
         self.overflow = False
+        self.limited = False  # counted against its address's quotas
 
     def send(self, msg: dict[str, Any]) -> None:
         """Queue one message for this client (never blocks the game)."""
@@ -122,23 +253,42 @@ class Connection:
             await self.websocket.send_text(text)
 
 
-class SecurityHeaders:
-    """Adds a strict Content-Security-Policy and friends to every HTTP response."""
+class ClientQuotas:
+    """Per client address: open connections, and a bucket of games to start."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+    MAX_CLIENTS = 10_000  # addresses remembered (the least recently seen are forgotten)
 
-    async def __call__(self, scope: Scope, receive: Callable[[], Awaitable[Message]], send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    def __init__(self, quotas: Quotas) -> None:
+        self.quotas = quotas
+        self.connections: dict[str, int] = {}
+        self.games: OrderedDict[str, RateLimiter] = OrderedDict()
 
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *_SECURITY_HEADERS]
-            await send(message)
+    def exempt(self, client: str, behind_proxy: bool) -> bool:
+        return not self.quotas.limit_loopback and not behind_proxy and is_loopback(client)
 
-        await self.app(scope, receive, send_with_headers)
+    def open(self, client: str) -> bool:
+        n = self.connections.get(client, 0)
+        if n >= self.quotas.connections_per_client:
+            return False
+        self.connections[client] = n + 1
+        return True
+
+    def close(self, client: str) -> None:
+        n = self.connections.get(client, 0) - 1
+        if n <= 0:
+            self.connections.pop(client, None)
+        else:
+            self.connections[client] = n
+
+    def start_game(self, client: str) -> bool:
+        bucket = self.games.pop(client, None)
+        if bucket is None:
+            q = self.quotas
+            bucket = RateLimiter(1.0 / max(q.game_refill_seconds, 1e-9), float(q.games_per_client))
+        self.games[client] = bucket
+        while len(self.games) > self.MAX_CLIENTS:
+            self.games.popitem(last=False)
+        return bucket.allow()
 
 
 def create_app(
@@ -150,15 +300,45 @@ def create_app(
     burst: float = 40.0,
     tap: Tap | None = None,
     workers: int = 0,
+    allowed_hosts: Iterable[str] = (),
+    any_address: bool = False,
+    behind_proxy: bool = False,
+    invite_base: str | None = None,
+    quotas: Quotas | None = None,
+    replace_after: float = 120.0,
+    deal_seed: int | None = None,
 ) -> Starlette:
     """The browser app.  ``data_dir`` (or ``store``) is where games are saved, shared with the
     terminal app; ``computer_delay`` paces the computer players' moves (seconds); ``rate`` and
     ``burst`` limit each connection's messages; ``tap`` (tests) sees every message sent;
     ``workers`` is the number of processes in which computer players and hints think (0: in the
-    server's own event loop)."""
+    server's own event loop).
+
+    On a network: ``allowed_hosts`` are the names the server is served as besides the loopback
+    names (``any_address``: also any IP address, when listening on every interface);
+    ``behind_proxy`` means a reverse proxy on this computer forwards every visitor, so nobody is
+    taken for the owner; ``invite_base`` (``http://192.168.1.5:8000``) is the address shown in
+    invitation links when the page itself was opened on a loopback address.  ``quotas`` limit
+    each client; ``replace_after`` is how long a friend may be away before the table's creator
+    may give the seat away; ``deal_seed`` makes every deal predictable (tests only)."""
     if store is None:
         store = Store(data_dir)
-    manager = TableManager(store, computer_delay=computer_delay, tap=tap, workers=workers)
+    quotas = quotas or Quotas()
+    manager = TableManager(
+        store,
+        computer_delay=computer_delay,
+        tap=tap,
+        workers=workers,
+        quotas=quotas,
+        replace_after=replace_after,
+        deal_seed=deal_seed,
+    )
+    clients = ClientQuotas(quotas)
+
+    def owner_of(client_host: str | None, host_header: str | None, headers: Any) -> bool:
+        if behind_proxy or any(headers.get(h) for h in _FORWARDING):
+            return False  # a proxy's visitors all arrive from this computer: none of them is the owner
+        return is_owner(client_host, host_header)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -188,12 +368,15 @@ def create_app(
                 "variants": variants,
                 "table_variants": list(TABLE_VARIANTS),
                 "max_message_bytes": MAX_MESSAGE_BYTES,
-                "owner": is_owner(request.client.host if request.client else None, request.headers.get("host")),
+                "owner": owner_of(
+                    request.client.host if request.client else None, request.headers.get("host"), request.headers
+                ),
+                "invite_base": invite_base,
             }
         )
 
     def owner_only(request: Request) -> Response | None:
-        if not is_owner(request.client.host if request.client else None, request.headers.get("host")):
+        if not owner_of(request.client.host if request.client else None, request.headers.get("host"), request.headers):
             return JSONResponse({"error": "only on the computer running the server"}, status_code=403)
         return None
 
@@ -209,8 +392,27 @@ def create_app(
                 continue
             if g.seats.count("human") != 1:
                 continue
-            out.append(g.to_json())
+            entry = g.to_json()
+            entry["players"] = [safe_display_name(p, f"Player {i + 1}") for i, p in enumerate(g.players)]
+            out.append(entry)
         return JSONResponse({"games": out})
+
+    async def delete_saved(request: Request) -> Response:
+        denied = owner_only(request)
+        if denied is not None:
+            return denied
+        game_id = request.path_params["game"]
+        if not _GAME_ID.match(game_id):
+            return JSONResponse({"error": "not a game id"}, status_code=400)
+        try:
+            existed = await manager.delete(game_id)
+        except ProtocolError as exc:
+            return JSONResponse({"error": exc.message}, status_code=409)
+        except StoreError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=500)
+        if not existed:
+            return JSONResponse({"error": f"no saved game {game_id}"}, status_code=404)
+        return JSONResponse({"deleted": game_id})
 
     async def stats(request: Request) -> Response:
         denied = owner_only(request)
@@ -238,15 +440,26 @@ def create_app(
             return JSONResponse({"error": str(exc)}, status_code=500)
 
     async def websocket_endpoint(websocket: WebSocket) -> None:
-        origin = websocket.headers.get("origin")
+        # (Guard has refused other hosts and other sites' pages already.)
         host = websocket.headers.get("host")
-        if origin and host and urlsplit(origin).netloc != host:
-            await websocket.close(code=1008)  # another site's page may not play in your name
-            return
         await websocket.accept()
-        client_host = websocket.client.host if websocket.client else None
-        owner = is_owner(client_host, host)
-        conn = Connection(websocket, owner=owner, rate=rate, burst=burst, tap=tap)
+        client_host = websocket.client.host if websocket.client else ""
+        owner = owner_of(client_host, host, websocket.headers)
+        limited = not clients.exempt(client_host, behind_proxy)
+        if limited and not clients.open(client_host):
+            text = dumps(
+                {
+                    "type": "error",
+                    "code": "too_many_connections",
+                    "message": f"at most {quotas.connections_per_client} connections from one address: close some tabs",
+                }
+            )
+            with contextlib.suppress(Exception):
+                await websocket.send_text(text)
+                await websocket.close(code=1008)
+            return
+        conn = Connection(websocket, owner=owner, rate=rate, burst=burst, tap=tap, client=client_host)
+        conn.limited = limited
         writer = asyncio.create_task(conn.writer())
         conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "max_message_bytes": MAX_MESSAGE_BYTES})
         try:
@@ -269,6 +482,8 @@ def create_app(
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(writer, 2)
             writer.cancel()
+            if limited:
+                clients.close(client_host)
 
     async def handle(conn: Connection, raw: str | bytes) -> None:
         """Validate one message and carry it out; any problem goes back as an ``error``."""
@@ -298,8 +513,10 @@ def create_app(
             "seat": seat,
             "variant": table.variant,
             "kind": table.kind,
-            "invite": table.invite,
+            "invite": table.invite if seat == table.creator else None,
         }
+        if seat == table.creator:
+            joined["invites"] = {str(k): v for k, v in sorted(table.invites.items())}
         if token is not None:
             joined["token"] = token  # the only time the token is sent: the client keeps it
         conn.send(joined)
@@ -315,6 +532,12 @@ def create_app(
             table, seat = await manager.attach_token(msg["game"], msg["token"])
             await seat_client(conn, table, seat, None)
             return
+        if kind in ("new", "create_table") and conn.limited and not clients.start_game(conn.client):
+            raise ProtocolError(
+                "quota",
+                f"too many new games from one address: one more every {quotas.game_refill_seconds:g} s "
+                f"(bursts of {quotas.games_per_client})",
+            )
         if kind == "new":
             table, seat, token = await manager.create_solo(
                 msg["variant"], msg.get("options"), msg.get("opponent"), msg.get("name")
@@ -349,6 +572,10 @@ def create_app(
             conn.send({**advice, **({"seq": seq} if seq is not None else {})})
         elif kind == "suggest":
             await manager.suggest(table, seat, msg["action"], msg.get("text"), conn, seq)
+        elif kind == "reissue":
+            await manager.reissue(table, msg["seat"], seat, conn, seq)
+        elif kind == "seat_computer":
+            await manager.seat_computer(table, msg["seat"], msg.get("agent"), seat, conn, seq)
         else:  # pragma: no cover - validate() knows every type
             raise ProtocolError("bad_message", f"unknown message type {kind!r}")
 
@@ -358,12 +585,14 @@ def create_app(
         Route("/join/{invite}", page),
         Route("/api/info", info),
         Route("/api/saved", saved),
+        Route("/api/saved/{game}", delete_saved, methods=["DELETE"]),
         Route("/api/stats", stats),
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
-    app.add_middleware(SecurityHeaders)
+    app = GuardedStarlette(routes=routes, lifespan=lifespan)
+    app.hosts = HostPolicy(allowed_hosts, any_address=any_address)
     app.state.manager = manager
+    app.state.clients = clients
     app.state.store = store
     return app

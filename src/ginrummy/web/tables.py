@@ -21,6 +21,7 @@ import hashlib
 import json
 import logging
 import multiprocessing
+import os
 import secrets
 import sqlite3
 import threading
@@ -28,6 +29,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -35,6 +37,7 @@ from ..actions import Action
 from ..agents import available_agents
 from ..engine import SOLO
 from ..errors import GinRummyError, IllegalAction, StoreError
+from ..names import BadName, distinct_name, safe_display_name
 from ..session import HUMAN, Session
 from ..store import Store, new_game_id
 from .protocol import TABLE_VARIANTS, ProtocolError
@@ -42,7 +45,7 @@ from .protocol import TABLE_VARIANTS, ProtocolError
 if TYPE_CHECKING:
     from .server import Connection
 
-__all__ = ["JOKER_SEAT", "SeatBook", "Table", "TableManager", "default_opponent"]
+__all__ = ["JOKER_SEAT", "Quotas", "SeatBook", "Table", "TableManager", "default_opponent"]
 
 log = logging.getLogger("ginrummy.web")
 
@@ -67,10 +70,13 @@ def _digest(token: str) -> str:
 
 
 class SeatBook:
-    """Which seat token opens which seat of which game, and which games are web tables.
+    """Which seat token opens which seat of which game, which invitation opens which seat, who is
+    ready for the next deal, and which games are web tables.
 
     A small SQLite file of the web server's own (``web.sqlite3`` in the data directory); tokens are
-    stored as SHA-256 digests, so a copy of the file does not let anyone take a seat.
+    stored as SHA-256 digests, so a copy of the file does not let anyone take a seat.  Each open
+    seat of a table has its own invitation code (``web_invites``); a code opens that seat only,
+    once.  (``web_games.invite`` is the one code per table of older versions: no longer honoured.)
     """
 
     def __init__(self, data_dir: Path) -> None:
@@ -91,6 +97,10 @@ class SeatBook:
                     token_sha256 TEXT PRIMARY KEY, game_id TEXT NOT NULL, seat INTEGER NOT NULL,
                     created REAL NOT NULL);
                 CREATE INDEX IF NOT EXISTS web_seats_by_game ON web_seats (game_id);
+                CREATE TABLE IF NOT EXISTS web_invites (
+                    code TEXT PRIMARY KEY, game_id TEXT NOT NULL, seat INTEGER NOT NULL,
+                    UNIQUE (game_id, seat));
+                CREATE TABLE IF NOT EXISTS web_ready (game_id TEXT PRIMARY KEY, seats TEXT NOT NULL);
                 """
             )
 
@@ -103,24 +113,64 @@ class SeatBook:
         with self._lock:
             self._db.close()
 
-    def add_game(self, game_id: str, kind: str, invite: str | None, hints: bool) -> None:
+    def add_game(self, game_id: str, kind: str, hints: bool) -> None:
         with self._conn() as c:
             c.execute(
-                "INSERT OR REPLACE INTO web_games (game_id, kind, invite, hints, created) VALUES (?, ?, ?, ?, ?)",
-                (game_id, kind, invite, int(hints), time.time()),
+                "INSERT OR REPLACE INTO web_games (game_id, kind, invite, hints, created) VALUES (?, ?, NULL, ?, ?)",
+                (game_id, kind, int(hints), time.time()),
             )
 
-    def game(self, game_id: str) -> tuple[str, str | None, bool] | None:
-        """(kind, invite, hints) of a web game, or None."""
+    def game(self, game_id: str) -> tuple[str, bool] | None:
+        """(kind, hints) of a web game, or None."""
         with self._conn() as c:
-            row = c.execute("SELECT kind, invite, hints FROM web_games WHERE game_id = ?", (game_id,)).fetchone()
-        return None if row is None else (row[0], row[1], bool(row[2]))
+            row = c.execute("SELECT kind, hints FROM web_games WHERE game_id = ?", (game_id,)).fetchone()
+        return None if row is None else (row[0], bool(row[1]))
 
-    def game_by_invite(self, invite: str) -> str | None:
+    def games_created_before(self, when: float) -> list[str]:
         with self._conn() as c:
-            row = c.execute("SELECT game_id FROM web_games WHERE invite = ?", (invite,)).fetchone()
+            rows = c.execute("SELECT game_id FROM web_games WHERE created < ?", (when,)).fetchall()
+        return [str(r[0]) for r in rows]
+
+    def forget(self, game_id: str) -> None:
+        """Everything about one game: its seats, tokens, invitations and readiness."""
+        with self._conn() as c:
+            c.execute("BEGIN")
+            for table in ("web_games", "web_seats", "web_invites", "web_ready"):
+                c.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
+            c.execute("COMMIT")
+
+    # -- invitations ------------------------------------------------------------------------------
+    def issue_invite(self, game_id: str, seat: int) -> str:
+        """A new invitation code for ``seat`` (the seat's previous code stops working)."""
+        code = secrets.token_urlsafe(12)
+        with self._conn() as c:
+            c.execute("BEGIN")
+            c.execute("DELETE FROM web_invites WHERE game_id = ? AND seat = ?", (game_id, seat))
+            c.execute("INSERT INTO web_invites (code, game_id, seat) VALUES (?, ?, ?)", (code, game_id, seat))
+            c.execute("COMMIT")
+        return code
+
+    def drop_invite(self, game_id: str, seat: int) -> None:
+        with self._conn() as c:
+            c.execute("DELETE FROM web_invites WHERE game_id = ? AND seat = ?", (game_id, seat))
+
+    def invites(self, game_id: str) -> dict[int, str]:
+        with self._conn() as c:
+            rows = c.execute("SELECT seat, code FROM web_invites WHERE game_id = ?", (game_id,)).fetchall()
+        return {int(r[0]): str(r[1]) for r in rows}
+
+    def seat_by_invite(self, code: str) -> tuple[str, int] | None:
+        with self._conn() as c:
+            row = c.execute("SELECT game_id, seat FROM web_invites WHERE code = ?", (code,)).fetchone()
+        return None if row is None else (str(row[0]), int(row[1]))
+
+    def legacy_invite(self, code: str) -> str | None:
+        """The game of a one-per-table invitation code of an older version."""
+        with self._conn() as c:
+            row = c.execute("SELECT game_id FROM web_games WHERE invite = ?", (code,)).fetchone()
         return None if row is None else str(row[0])
 
+    # -- seat tokens ------------------------------------------------------------------------------
     def add_token(self, game_id: str, seat: int) -> str:
         """A new unguessable token for ``seat`` of ``game_id`` (the only copy goes to the client)."""
         token = secrets.token_urlsafe(24)
@@ -130,6 +180,24 @@ class SeatBook:
                 (_digest(token), game_id, seat, time.time()),
             )
         return token
+
+    def claim(self, game_id: str, seat: int) -> str:
+        """Take ``seat`` by its invitation: a new token, and the seat's code is used up (one step)."""
+        token = secrets.token_urlsafe(24)
+        with self._conn() as c:
+            c.execute("BEGIN")
+            c.execute("DELETE FROM web_invites WHERE game_id = ? AND seat = ?", (game_id, seat))
+            c.execute(
+                "INSERT INTO web_seats (token_sha256, game_id, seat, created) VALUES (?, ?, ?, ?)",
+                (_digest(token), game_id, seat, time.time()),
+            )
+            c.execute("COMMIT")
+        return token
+
+    def revoke_seat(self, game_id: str, seat: int) -> None:
+        """Every token of ``seat``: they open nothing any more."""
+        with self._conn() as c:
+            c.execute("DELETE FROM web_seats WHERE game_id = ? AND seat = ?", (game_id, seat))
 
     def seat_of(self, game_id: str, token: str) -> int | None:
         with self._conn() as c:
@@ -142,6 +210,27 @@ class SeatBook:
         with self._conn() as c:
             rows = c.execute("SELECT DISTINCT seat FROM web_seats WHERE game_id = ?", (game_id,)).fetchall()
         return {int(r[0]) for r in rows}
+
+    # -- ready for the next deal ------------------------------------------------------------------
+    def set_ready(self, game_id: str, seats: set[int]) -> None:
+        with self._conn() as c:
+            if seats:
+                c.execute(
+                    "INSERT OR REPLACE INTO web_ready (game_id, seats) VALUES (?, ?)",
+                    (game_id, json.dumps(sorted(seats))),
+                )
+            else:
+                c.execute("DELETE FROM web_ready WHERE game_id = ?", (game_id,))
+
+    def ready(self, game_id: str) -> set[int]:
+        with self._conn() as c:
+            row = c.execute("SELECT seats FROM web_ready WHERE game_id = ?", (game_id,)).fetchone()
+        if row is None:
+            return set()
+        try:
+            return {int(x) for x in json.loads(row[0])}
+        except (ValueError, TypeError):
+            return set()
 
 
 class _Snapshot:
@@ -159,9 +248,21 @@ class _Snapshot:
 _WORKER_AGENTS: dict[tuple[str, str], Any] = {}
 
 
-def _warm_worker() -> None:
-    """Worker start: import the computer players (and their tables) once."""
+def _warm_worker(parent: int | None = None) -> None:
+    """Worker start: exit when the server is gone (even if it was killed and could not stop its
+    workers), and import the computer players (and their tables) once."""
+    if parent is not None:
+        threading.Thread(target=_watch_parent, args=(parent,), name="ginrummy-parent-watch", daemon=True).start()
     available_agents()
+
+
+def _watch_parent(parent: int, interval: float = 0.5) -> None:
+    """In a worker: end this process as soon as ``parent`` is no longer its parent (a killed
+    parent's children are handed to another process)."""
+    while True:
+        if os.getppid() != parent:
+            os._exit(0)
+        time.sleep(interval)
 
 
 def _decide_in_worker(kind: str, variant: str, observation: dict[str, Any], legal: list[str]) -> str:
@@ -183,40 +284,88 @@ def _advise_in_worker(variant: str, observation: dict[str, Any], legal: list[str
 class Thinker:
     """Where the computer players and the advisor think: in worker processes, so that a long
     think never holds up the event loop (``workers`` > 0, as ``ginrummy serve`` does), or inline
-    in the event loop (``workers`` = 0: tests, tiny machines)."""
+    in the event loop (``workers`` = 0: tests, tiny machines).
 
-    def __init__(self, workers: int = 0) -> None:
+    The pool starts when it is first needed (an idle server holds no workers), is joined when the
+    server stops (a worker still thinking is given ``join_timeout`` seconds, then terminated), and
+    each worker ends itself when the server process is gone."""
+
+    def __init__(self, workers: int = 0, join_timeout: float = 5.0) -> None:
         self.workers = workers
+        self.join_timeout = join_timeout
         self.pool: ProcessPoolExecutor | None = None
+        self.broken = False
+        self._warmed = False
 
     def start(self) -> None:
-        if self.workers > 0 and self.pool is None:
+        """Nothing to do until a computer player or a hint needs a worker (see :meth:`_pool`)."""
+        self.broken = False
+
+    def _pool(self) -> ProcessPoolExecutor | None:
+        if self.workers <= 0 or self.broken:
+            return None
+        if self.pool is None:
             self.pool = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_worker
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_warm_worker,
+                initargs=(os.getpid(),),
             )
+        return self.pool
+
+    def warm(self) -> None:
+        """Start the workers now (a table with computer players was opened), so that the first
+        computer move does not wait for them."""
+        pool = self._pool()
+        if pool is not None and not self._warmed:
+            self._warmed = True
             for _ in range(self.workers):
-                self.pool.submit(_warm_worker)
+                pool.submit(_warm_worker)
+
+    def processes(self) -> list[Any]:
+        """The worker processes alive now (for tests and the shutdown)."""
+        pool = self.pool
+        procs = getattr(pool, "_processes", None) or {}
+        return [p for p in list(procs.values()) if p is not None]
 
     def stop(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
-            self.pool = None
+        """Stop the pool and wait for every worker to end (terminate one that will not)."""
+        pool, self.pool = self.pool, None
+        self._warmed = False
+        if pool is None:
+            return
+        procs = [p for p in (getattr(pool, "_processes", None) or {}).values() if p is not None]
+        pool.shutdown(wait=False, cancel_futures=True)
+        deadline = time.monotonic() + self.join_timeout
+        for proc in procs:
+            proc.join(max(0.0, deadline - time.monotonic()))
+        for proc in procs:
+            if proc.is_alive():
+                log.warning("a worker process did not stop in %g s: terminating it", self.join_timeout)
+                proc.terminate()
+                proc.join(2)
+            if proc.is_alive():
+                proc.kill()
+                proc.join(2)
+        with contextlib.suppress(Exception):
+            pool.shutdown(wait=True)
 
     async def computer_step(self, session: Session) -> None:
         """The computer seat to act takes one action."""
         seat = session.to_act
         assert seat is not None
-        if self.pool is not None:
+        pool = self._pool()
+        if pool is not None:
             st = session.state
             obs, legal = st.observation(seat), [str(a) for a in st.legal_actions()]
             try:
                 loop = asyncio.get_running_loop()
                 action = await loop.run_in_executor(
-                    self.pool, _decide_in_worker, session.seats[seat], st.variant, obs, legal
+                    pool, _decide_in_worker, session.seats[seat], st.variant, obs, legal
                 )
             except BrokenProcessPool:
                 log.error("the computer players' worker process died; thinking in the server from now on")
-                self.pool = None
+                self.broken = True
             else:
                 session.act(seat, action)
                 return
@@ -225,13 +374,14 @@ class Thinker:
     async def advise(self, variant: str, observation: dict[str, Any], legal: list[str]) -> dict[str, Any]:
         """The advisor's advice as a message, from inputs taken under the table's lock (see
         :func:`hint_inputs`); the advisor itself runs without holding the table up."""
-        if self.pool is not None:
+        pool = self._pool()
+        if pool is not None:
             try:
                 loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(self.pool, _advise_in_worker, variant, observation, legal)
+                return await loop.run_in_executor(pool, _advise_in_worker, variant, observation, legal)
             except BrokenProcessPool:
                 log.error("the hints' worker process died; thinking in the server from now on")
-                self.pool = None
+                self.broken = True
         return _advise_in_worker(variant, observation, legal)
 
 
@@ -252,18 +402,23 @@ class Table:
         session: Session,
         *,
         kind: str,
-        invite: str | None,
         hints: bool,
         claimed: set[int],
+        invites: dict[int, str] | None = None,
+        ready: set[int] | None = None,
     ) -> None:
         self.game_id = game_id
         self.session = session
         self.kind = kind  # "solo" (one person and computers) or "table" (people invited)
-        self.invite = invite
+        self.invites = dict(invites or {})  # open seat -> its own invitation code (the creator sees them)
         self.hints = hints
         self.claimed = set(claimed)  # person seats that have a token
         self.conns: dict[int, set[Connection]] = {}
-        self.ready: set[int] = set()
+        self.ready: set[int] = set(ready or ())  # kept in the seat book: survives a restart
+        now = time.monotonic()
+        self.away_since: dict[int, float] = {i: now for i in self.claimed}  # person seats with no connection
+        self.replace_after = 120.0  # seconds a person may be away before the creator may replace them
+        self.wakeups: dict[int, asyncio.TimerHandle] = {}
         self.suggestion: dict[str, Any] | None = None
         self.lock = asyncio.Lock()
         self.driver: asyncio.Task[None] | None = None
@@ -289,6 +444,31 @@ class Table:
         if kind == JOKER_SEAT or (self.variant in SOLO and seat == 1):
             return "joker"
         return "computer"
+
+    @property
+    def creator(self) -> int | None:
+        """The seat of the person who created a table for friends (they manage its invitations)."""
+        return 0 if self.kind == "table" else None
+
+    @property
+    def invite(self) -> str | None:
+        """The invitation of the first open seat (the one to share when only one seat is open)."""
+        return self.invites[min(self.invites)] if self.invites else None
+
+    def replaceable(self) -> list[int]:
+        """The creator may give these seats to a computer or a new link: open seats, and seats whose
+        person has been away ``replace_after`` seconds."""
+        if self.kind != "table":
+            return []
+        now = time.monotonic()
+        out = []
+        for seat in self.person_seats():
+            if seat == self.creator:
+                continue
+            away = self.away_since.get(seat)
+            if seat not in self.claimed or (away is not None and now - away >= self.replace_after):
+                out.append(seat)
+        return out
 
     def roles(self) -> dict[str, int] | None:
         """Box, captain and sitter of the hand in play (three only)."""
@@ -319,7 +499,7 @@ class Table:
             "kind": self.kind,
             "seat": seat,
             "seats": seats,
-            "invite": self.invite,
+            "invite": self.invite if seat == self.creator else None,
             "hints": self.hints,
             "sheet": sheet,
             "waiting_for": self.open_seats(),
@@ -329,6 +509,10 @@ class Table:
             info["suggestion"] = self.suggestion
         if self.failure:
             info["failure"] = self.failure
+        if seat == self.creator:
+            info["invites"] = {str(k): v for k, v in sorted(self.invites.items())}
+            info["replaceable"] = self.replaceable()
+            info["replace_after"] = self.replace_after
         return info
 
     def state_message(self, seat: int, seq: int | None = None) -> dict[str, Any]:
@@ -438,10 +622,37 @@ class Saver:
                 await self._task
 
 
+@dataclass(frozen=True)
+class Quotas:
+    """What one client may use, and how long unused things are kept.
+
+    A *client* is a network address (behind a reverse proxy: the address the proxy forwards).
+    Clients on this computer are not limited unless ``limit_loopback`` is set (tests do)."""
+
+    connections_per_client: int = 16  # open WebSockets at once
+    games_per_client: int = 10  # games a client may start in a burst...
+    game_refill_seconds: float = 60.0  # ...and one more each this many seconds
+    max_tables: int = 2000  # tables held in memory; the idle ones go first beyond this
+    idle_seconds: float = 600.0  # a table nobody is connected to leaves memory after this (it stays saved)
+    unplayed_expiry: float = 24 * 3600.0  # a browser game never dealt is deleted after this
+    sweep_seconds: float = 60.0  # how often the above are looked at
+    limit_loopback: bool = False
+
+
 class TableManager:
     """All tables of one server: creating, joining, attaching, acting, and the computer players."""
 
-    def __init__(self, store: Store, *, computer_delay: float = 0.6, tap: Tap | None = None, workers: int = 0) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        computer_delay: float = 0.6,
+        tap: Tap | None = None,
+        workers: int = 0,
+        quotas: Quotas | None = None,
+        replace_after: float = 120.0,
+        deal_seed: int | None = None,
+    ) -> None:
         self.store = store
         self.book = SeatBook(store.data_dir)
         self.computer_delay = computer_delay
@@ -449,24 +660,41 @@ class TableManager:
         self.tables: dict[str, Table] = {}
         self.saver = Saver(store)
         self.thinker = Thinker(workers)
+        self.quotas = quotas or Quotas()
+        self.replace_after = replace_after
+        self.deal_seed = deal_seed  # tests: every game's deals follow from this seed (never in real play)
+        self._games_made = 0
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         self.tables.clear()  # tables belong to one event loop; they reload from the store on demand
         self.saver.dirty.clear()
         self.saver.start()
         self.thinker.start()
+        self._sweeper = asyncio.create_task(self._sweep_forever())
 
     async def shutdown(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+            self._sweeper = None
         for table in list(self.tables.values()):
             if table.driver is not None:
                 table.driver.cancel()
+            for handle in table.wakeups.values():
+                handle.cancel()
         await self.saver.stop()
-        self.thinker.stop()
+        await asyncio.to_thread(self.thinker.stop)  # every worker process joined before we return
 
     # -- creating ---------------------------------------------------------------------------------
     def _new_session(self, variant: str, options: dict[str, Any] | None, seats: list[str], names: list[str]) -> Session:
+        seed = None
+        if self.deal_seed is not None:
+            self._games_made += 1
+            seed = self.deal_seed + 1000 * self._games_made
         try:
-            return Session.new(variant, options, players=names, seats=seats)
+            return Session.new(variant, options, players=names, seats=seats, deal_seed=seed)
         except GinRummyError as exc:
             raise ProtocolError("bad_options", str(exc)) from None
 
@@ -475,24 +703,29 @@ class TableManager:
     ) -> tuple[Table, int, str]:
         """A game of one person (seat 0) against computer players (or the Joker)."""
         n = 3 if variant == "three" else 2
-        you = name or "You"
         if variant in SOLO:
             if opponent not in (None, JOKER_SEAT):
                 raise ProtocolError("bad_message", f"{variant} is played against the Joker; leave out 'opponent'")
-            seats, names = [HUMAN, JOKER_SEAT], [you, "Joker"]
+            seats, names = [HUMAN, JOKER_SEAT], ["Joker"]
         else:
             agent = opponent or default_opponent(variant)
             self._check_agent(variant, agent)
             assert agent is not None
             seats = [HUMAN] + [agent] * (n - 1)
-            names = [you] + (["Computer"] if n == 2 else ["Computer 1", "Computer 2"])
-        session = self._new_session(variant, options, seats, names)
-        return await self._register(session, kind="solo", invite=None, hints=True)
+            names = ["Computer"] if n == 2 else ["Computer 1", "Computer 2"]
+        you = name or "You"
+        try:
+            distinct_name(you, ["", *names], 0)
+        except BadName as exc:
+            raise ProtocolError("name_taken", str(exc)) from None
+        session = self._new_session(variant, options, seats, [you, *names])
+        return await self._register(session, kind="solo", hints=True)
 
     async def create_table(
         self, variant: str, others: list[str], options: dict[str, Any] | None, hints: bool, name: str | None
     ) -> tuple[Table, int, str]:
-        """A table for several people; the creator takes seat 0, ``others`` fill seats 1, 2..."""
+        """A table for several people; the creator takes seat 0, ``others`` fill seats 1, 2...; each
+        open seat gets its own invitation."""
         if variant not in TABLE_VARIANTS:
             raise ProtocolError("bad_message", f"tables are for {', '.join(TABLE_VARIANTS)}, not {variant}")
         n = 3 if variant == "three" else 2
@@ -511,8 +744,12 @@ class TableManager:
             raise ProtocolError(
                 "bad_message", "a table needs at least one other person; play against the computer with 'new'"
             )
+        try:
+            distinct_name(names[0], names, 0)
+        except BadName as exc:
+            raise ProtocolError("name_taken", str(exc)) from None
         session = self._new_session(variant, options, seats, names)
-        return await self._register(session, kind="table", invite=secrets.token_urlsafe(9), hints=hints)
+        return await self._register(session, kind="table", hints=hints)
 
     def _check_agent(self, variant: str, agent: str | None) -> None:
         agents = available_agents(variant)
@@ -522,42 +759,133 @@ class TableManager:
                 f"no computer player {agent!r} for {variant}; choose one of {', '.join(agents) or '(none installed)'}",
             )
 
-    async def _register(
-        self, session: Session, *, kind: str, invite: str | None, hints: bool
-    ) -> tuple[Table, int, str]:
+    async def _register(self, session: Session, *, kind: str, hints: bool) -> tuple[Table, int, str]:
+        self._make_room()
         game_id = new_game_id()
         while game_id in self.tables:
             game_id = new_game_id()
-        self.book.add_game(game_id, kind, invite, hints)
+        self.book.add_game(game_id, kind, hints)
         token = self.book.add_token(game_id, 0)
-        table = Table(game_id, session, kind=kind, invite=invite, hints=hints, claimed={0})
+        invites = {}
+        if kind == "table":
+            for seat, seat_kind in enumerate(session.seats):
+                if seat != 0 and seat_kind == HUMAN:
+                    invites[seat] = self.book.issue_invite(game_id, seat)
+        table = Table(game_id, session, kind=kind, hints=hints, claimed={0}, invites=invites)
+        table.replace_after = self.replace_after
         self.tables[game_id] = table
         self.saver.mark(table, urgent=True)
+        self._warm(table)
         return table, 0, token
 
+    def _warm(self, table: Table) -> None:
+        """Start the worker processes now if this table will need them (computer players)."""
+        if any(not table.session.is_human(i) for i in range(table.session.state.num_seats)):
+            self.thinker.warm()
+
     async def join(self, invite: str, seat: int | None, name: str | None) -> tuple[Table, int, str]:
-        """Take an open seat at the table of ``invite`` (the first open one unless ``seat`` is given)."""
-        game_id = self.book.game_by_invite(invite)
-        table = None if game_id is None else await self._load(game_id)
+        """Take the seat that ``invite`` opens (each open seat has its own invitation)."""
+        found = self.book.seat_by_invite(invite)
+        if found is None:
+            if self.book.legacy_invite(invite) is not None:
+                raise ProtocolError(
+                    "unknown_invite",
+                    "this invitation link is from an older version: ask the table's creator for your seat's link",
+                )
+            raise ProtocolError("unknown_invite", "no seat has this invitation (it may have been replaced or used)")
+        game_id, invited = found
+        table = await self._load(game_id)
         if table is None:
             raise ProtocolError("unknown_invite", "no table has this invitation (it may have ended)")
         async with table.lock:
-            open_seats = table.open_seats()
-            if not open_seats:
-                raise ProtocolError("table_full", "every seat at this table is taken")
-            if seat is None:
-                seat = open_seats[0]
-            elif seat not in open_seats:
-                raise ProtocolError(
-                    "seat_taken", f"seat {seat} is not open; open seats: {', '.join(map(str, open_seats))}"
-                )
-            token = self.book.add_token(table.game_id, seat)
-            table.claimed.add(seat)
-            if name and not table.session.state.logs:
-                table.session.state.players[seat] = name  # names are fixed once the first hand is dealt
+            if seat is not None and seat != invited:
+                raise ProtocolError("seat_taken", f"this invitation opens seat {invited}, not seat {seat}")
+            if table.invites.get(invited) != invite or invited not in table.open_seats():
+                raise ProtocolError("unknown_invite", "this invitation has been used or replaced")
+            st = table.session.state
+            if name and not st.logs:  # names are fixed once the first hand is dealt
+                try:
+                    distinct_name(name, st.players, invited)
+                except BadName as exc:
+                    raise ProtocolError("name_taken", str(exc)) from None
+            token = self.book.claim(table.game_id, invited)
+            table.claimed.add(invited)
+            del table.invites[invited]
+            table.away_since[invited] = time.monotonic()
+            if name and not st.logs:
+                st.players[invited] = name
             self.saver.mark(table, urgent=True)
             table.broadcast()
-        return table, seat, token
+        return table, invited, token
+
+    async def reissue(
+        self, table: Table, seat: int, by: int, conn: Connection | None = None, seq: int | None = None
+    ) -> None:
+        """The creator gives ``seat`` a new invitation: the old link stops working; a seat whose
+        person has been away long enough opens again (their token stops working)."""
+        async with table.lock:
+            self._check_replaceable(table, seat, by)
+            if seat in table.claimed:
+                self.book.revoke_seat(table.game_id, seat)
+                table.claimed.discard(seat)
+                table.away_since.pop(seat, None)
+                table.ready.discard(seat)
+                self.book.set_ready(table.game_id, table.ready)
+                for conn in list(table.conns.pop(seat, set())):
+                    conn.error("seat_reissued", "the table's creator gave your seat to someone else")
+                    conn.table = conn.seat = None
+            table.invites[seat] = self.book.issue_invite(table.game_id, seat)
+            table.broadcast(conn, seq)
+
+    async def seat_computer(
+        self,
+        table: Table,
+        seat: int,
+        agent: str | None,
+        by: int,
+        conn: Connection | None = None,
+        seq: int | None = None,
+    ) -> None:
+        """The creator lets a computer player take an open seat or one whose person is away."""
+        async with table.lock:
+            self._check_replaceable(table, seat, by)
+            s = table.session
+            agent = agent or default_opponent(s.state.variant)
+            self._check_agent(s.state.variant, agent)
+            assert agent is not None
+            seats = list(s.seats)
+            seats[seat] = agent
+            try:
+                session = Session.from_json({**s.to_json(), "seats": seats})
+            except GinRummyError as exc:
+                raise ProtocolError("not_allowed", str(exc)) from None
+            table.session = session
+            self.book.revoke_seat(table.game_id, seat)
+            self.book.drop_invite(table.game_id, seat)
+            table.claimed.discard(seat)
+            table.invites.pop(seat, None)
+            table.away_since.pop(seat, None)
+            table.ready.discard(seat)
+            self.book.set_ready(table.game_id, table.ready)
+            for conn in list(table.conns.pop(seat, set())):
+                conn.error("seat_reissued", "the table's creator gave your seat to a computer player")
+                conn.table = conn.seat = None
+            self._warm(table)
+            self._maybe_deal(table)
+            self._changed(table, conn, seq, urgent=True)
+
+    def _check_replaceable(self, table: Table, seat: int, by: int) -> None:
+        if table.kind != "table" or by != table.creator:
+            raise ProtocolError("not_allowed", "only the table's creator manages its seats")
+        if seat not in table.person_seats() or seat == table.creator:
+            raise ProtocolError("not_allowed", f"seat {seat} is not a seat for a friend")
+        if seat not in table.replaceable():
+            left = table.replace_after - (time.monotonic() - table.away_since.get(seat, time.monotonic()))
+            raise ProtocolError(
+                "waiting",
+                f"{table.session.state.players[seat]} is still at the table or left only lately: "
+                f"a seat can be given away after {table.replace_after:g} s away ({max(1, round(left))} s to go)",
+            )
 
     async def resume(self, game_id: str) -> tuple[Table, int, str]:
         """Take up a saved game (terminal or browser) of one person: a new token for that seat."""
@@ -573,10 +901,30 @@ class TableManager:
                 "not_allowed", "this game has several people at one screen: resume it in the terminal app"
             )
         if info is None:
-            self.book.add_game(game_id, "solo", None, True)
+            self.book.add_game(game_id, "solo", True)
         token = self.book.add_token(game_id, people[0])
         table.claimed.add(people[0])
         return table, people[0], token
+
+    async def delete(self, game_id: str) -> bool:
+        """The owner deletes a saved game (not one somebody is playing now); False if there is none."""
+        table = self.tables.get(game_id)
+        if table is not None and any(table.conns.values()):
+            raise ProtocolError("not_allowed", "this game is open in a browser now: close it first")
+        exists = any(g.id == game_id for g in await asyncio.to_thread(self.store.saved_games))
+        if table is not None:
+            self._drop(table)
+        self.saver.dirty.pop(game_id, None)
+        await asyncio.to_thread(self.store.delete_game, game_id)
+        self.book.forget(game_id)
+        return exists
+
+    def _drop(self, table: Table) -> None:
+        if table.driver is not None:
+            table.driver.cancel()
+        for handle in table.wakeups.values():
+            handle.cancel()
+        self.tables.pop(table.game_id, None)
 
     # -- attaching --------------------------------------------------------------------------------
     async def attach_token(self, game_id: str, token: str) -> tuple[Table, int]:
@@ -604,9 +952,23 @@ class TableManager:
         table = self.tables.get(game_id)  # loaded meanwhile by another connection
         if table is not None:
             return table
-        kind, invite, hints = info if info is not None else ("solo", None, True)
-        table = Table(game_id, session, kind=kind, invite=invite, hints=hints, claimed=self.book.claimed_seats(game_id))
+        st = session.state
+        for i, name in enumerate(st.players):  # a name saved before the rules of ginrummy.names
+            st.players[i] = safe_display_name(name, f"Player {i + 1}")
+        kind, hints = info if info is not None else ("solo", True)
+        claimed = self.book.claimed_seats(game_id)
+        invites = self.book.invites(game_id) if kind == "table" else {}
+        if kind == "table" and not st.game_over:
+            for seat, seat_kind in enumerate(session.seats):  # a table of an older version: one code per seat
+                if seat_kind == HUMAN and seat not in claimed and seat not in invites:
+                    invites[seat] = self.book.issue_invite(game_id, seat)
+        self._make_room()
+        table = Table(
+            game_id, session, kind=kind, hints=hints, claimed=claimed, invites=invites, ready=self.book.ready(game_id)
+        )
+        table.replace_after = self.replace_after
         self.tables[game_id] = table
+        self._warm(table)
         return table
 
     def _finished_session(self, game_id: str) -> Session | None:
@@ -626,6 +988,10 @@ class TableManager:
         async with table.lock:
             table.conns.setdefault(seat, set()).add(conn)
             table.last_seen = time.monotonic()
+            table.away_since.pop(seat, None)
+            handle = table.wakeups.pop(seat, None)
+            if handle is not None:
+                handle.cancel()
             table.broadcast()
             self._kick(table)
 
@@ -634,17 +1000,70 @@ class TableManager:
             conns = table.conns.get(seat)
             if conns is not None:
                 conns.discard(conn)
-            table.last_seen = time.monotonic()
+            now = table.last_seen = time.monotonic()
+            if not conns and seat in table.claimed and seat not in table.away_since:
+                table.away_since[seat] = now
+                if table.kind == "table" and seat != table.creator:
+                    # tell the creator when the seat may be given away
+                    loop = asyncio.get_running_loop()
+                    table.wakeups[seat] = loop.call_later(table.replace_after + 0.05, table.broadcast)
             table.broadcast()
         self._evict_idle()
 
-    def _evict_idle(self, idle_seconds: float = 900.0) -> None:
+    # -- memory and expiry ------------------------------------------------------------------------
+    def _idle(self, table: Table) -> bool:
+        return not any(table.conns.values()) and table.game_id not in self.saver.dirty and table.driver is None
+
+    def _evict_idle(self) -> None:
+        """Tables nobody has used for ``idle_seconds`` leave memory (they stay saved)."""
         now = time.monotonic()
-        for game_id, table in list(self.tables.items()):
-            if any(table.conns.values()) or game_id in self.saver.dirty or table.driver is not None:
+        for table in list(self.tables.values()):
+            if self._idle(table) and now - table.last_seen > self.quotas.idle_seconds:
+                self._drop(table)
+
+    def _make_room(self) -> None:
+        """Keep at most ``max_tables`` tables in memory: the longest idle go first."""
+        if len(self.tables) < self.quotas.max_tables:
+            return
+        idle = sorted((t for t in self.tables.values() if self._idle(t)), key=lambda t: t.last_seen)
+        for table in idle[: len(self.tables) - self.quotas.max_tables + 1]:
+            self._drop(table)
+        if len(self.tables) >= self.quotas.max_tables:
+            raise ProtocolError("server_busy", "the server has as many games open as it can hold: try again later")
+
+    async def sweep(self) -> list[str]:
+        """Evict idle tables and delete browser games never dealt within ``unplayed_expiry``; the
+        ids of the deleted games."""
+        self._evict_idle()
+        cutoff = time.time() - self.quotas.unplayed_expiry
+        candidates = set(self.book.games_created_before(cutoff))
+        if not candidates:
+            return []
+        saved = {g.id: g for g in await asyncio.to_thread(self.store.saved_games)}
+        deleted = []
+        for game_id in sorted(candidates):
+            table = self.tables.get(game_id)
+            if table is not None and (not self._idle(table) or table.session.state.logs):
                 continue
-            if now - table.last_seen > idle_seconds:
-                del self.tables[game_id]
+            game = saved.get(game_id)
+            if game is None or game.hand_number > 0:
+                continue
+            if table is not None:
+                self._drop(table)
+            await asyncio.to_thread(self.store.delete_game, game_id)
+            self.book.forget(game_id)
+            deleted.append(game_id)
+        if deleted:
+            log.info("deleted %d browser games that were never dealt", len(deleted))
+        return deleted
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.quotas.sweep_seconds)
+            try:
+                await self.sweep()
+            except (StoreError, sqlite3.Error, OSError) as exc:
+                log.error("could not tidy up old games: %s", exc)
 
     # -- playing ----------------------------------------------------------------------------------
     async def act(self, table: Table, seat: int, text: str, conn: Connection, seq: int | None) -> None:
@@ -692,12 +1111,23 @@ class TableManager:
                     "waiting", f"waiting for {n} more {'person' if n == 1 else 'people'}: share the invitation link"
                 )
             table.ready.add(seat)
-            if set(table.person_seats()) <= table.ready:
-                table.ready.clear()
-                table.suggestion = None
-                table.failure = None
-                s.start_hand()
+            if not self._maybe_deal(table):
+                self.book.set_ready(table.game_id, table.ready)  # who is ready survives a restart
             self._changed(table, conn, seq, urgent=True)
+
+    def _maybe_deal(self, table: Table) -> bool:
+        """Deal the next hand if every person is ready (call with the lock held)."""
+        s = table.session
+        if not s.state.needs_deal or s.state.game_over or table.open_seats():
+            return False
+        if not set(table.person_seats()) <= table.ready:
+            return False
+        table.ready.clear()
+        self.book.set_ready(table.game_id, table.ready)
+        table.suggestion = None
+        table.failure = None
+        s.start_hand()
+        return True
 
     async def hint(self, table: Table, seat: int) -> dict[str, Any]:
         async with table.lock:

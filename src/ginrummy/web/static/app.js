@@ -269,7 +269,10 @@
         S.seat = msg.seat;
         S.invite = msg.invite;
         if (msg.token) S.token = msg.token;
-        rememberSeat(msg.game, { token: S.token, seat: msg.seat, variant: msg.variant, kind: msg.kind, invite: msg.invite || null });
+        // the invitation codes that lead to this seat (the creator's links, or the one a friend used)
+        const codes = msg.invites ? Object.values(msg.invites) : S.joinCode ? [S.joinCode] : [];
+        const had = (seats()[msg.game] || {}).invites || [];
+        rememberSeat(msg.game, { token: S.token, seat: msg.seat, variant: msg.variant, kind: msg.kind, invites: had.concat(codes) });
         if (prev !== msg.game) {
           S.obs = null;
           S.selected = null;
@@ -288,7 +291,7 @@
         renderHint();
         break;
       case "error":
-        if (msg.code === "bad_token" || msg.code === "unknown_game") {
+        if (msg.code === "bad_token" || msg.code === "unknown_game" || msg.code === "seat_reissued") {
           if (S.game) forgetSeat(S.game);
           S.game = S.token = S.obs = null;
           show("lobby");
@@ -419,33 +422,67 @@
     $("status").textContent = text;
   }
 
+  function inviteOrigin() {
+    // Opened on this computer (127.0.0.1) while serving the network: friends need the network address.
+    const local = ["localhost", "127.0.0.1", "[::1]"].includes(location.hostname);
+    if (local && S.info && S.info.invite_base) return S.info.invite_base;
+    return location.origin;
+  }
+
+  function seatLabel(t, seat) {
+    const name = t.seats[seat] ? t.seats[seat].name : "";
+    return name ? `Seat ${seat + 1} (${name})` : `Seat ${seat + 1}`;
+  }
+
   function renderInvite() {
     const box = $("invite-box");
     const t = S.table;
-    if (!t || t.kind !== "table" || !t.invite || !(t.waiting_for || []).length) {
+    const invites = (t && t.invites) || {};
+    const replaceable = (t && t.replaceable) || [];
+    if (!t || t.kind !== "table" || (!Object.keys(invites).length && !replaceable.length)) {
       box.hidden = true;
       return;
     }
-    const link = `${location.origin}/join/${t.invite}`;
-    const input = el("input", { id: "invite-link", readonly: true, value: link, "aria-label": "Invitation link" });
-    fill(
-      box,
-      el("p", {}, el("strong", {}, "Invite your friends: "), "send them this link. Each link opens a free seat."),
-      input,
+    if (!S.info) loadInfo().then(renderInvite).catch(() => {});
+    const parts = [el("p", {}, el("strong", {}, "Invite your friends: "), "each seat has its own link; send each friend one. A link opens its seat once.")];
+    const manage = (seat) => [
+      el("button", { type: "button", class: "small", id: `invite-new-${seat}`, text: "New link", title: "The old link stops working", onclick: () => send({ type: "reissue", seat }) }),
       " ",
-      el("button", {
-        type: "button",
-        class: "small",
-        id: "invite-copy",
-        text: "Copy",
-        onclick: () => {
-          input.select();
-          if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => document.execCommand("copy"));
-          else document.execCommand("copy");
-          flash("Invitation link copied.");
-        },
-      }),
-    );
+      el("button", { type: "button", class: "small", id: `invite-computer-${seat}`, text: "Computer plays", onclick: () => send({ type: "seat_computer", seat }) }),
+    ];
+    for (const [key, code] of Object.entries(invites)) {
+      const seat = Number(key);
+      const link = `${inviteOrigin()}/join/${code}`;
+      const input = el("input", { id: `invite-link-${seat}`, class: "invite-link", readonly: true, value: link, "aria-label": `Invitation link for ${seatLabel(t, seat)}` });
+      parts.push(
+        el(
+          "p",
+          { class: "invite-seat" },
+          el("span", {}, `${seatLabel(t, seat)}: `),
+          input,
+          " ",
+          el("button", {
+            type: "button",
+            class: "small",
+            id: `invite-copy-${seat}`,
+            text: "Copy",
+            onclick: () => {
+              input.select();
+              if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => document.execCommand("copy"));
+              else document.execCommand("copy");
+              flash("Invitation link copied.");
+            },
+          }),
+          " ",
+          ...(replaceable.includes(seat) ? manage(seat) : []),
+        ),
+      );
+    }
+    for (const seat of replaceable) {
+      if (invites[String(seat)] !== undefined) continue;
+      parts.push(el("p", { class: "invite-seat" }, el("span", {}, `${seatLabel(t, seat)} has been away for a while: `), ...manage(seat)));
+    }
+    fill(box, ...parts);
     box.hidden = false;
   }
 
@@ -1129,6 +1166,29 @@
           {},
           el("span", {}, `${VARIANT_NAME[g.variant] || g.variant}: ${g.players.join(" v ")} · hand ${g.hand_number} · ${g.totals.join("–")}`),
           el("button", { type: "button", class: "small", onclick: () => send({ type: "resume", game: g.id }) }, "Resume"),
+          " ",
+          el(
+            "button",
+            {
+              type: "button",
+              class: "small",
+              "data-delete": g.id,
+              "aria-label": `Delete the saved game ${g.id}`,
+              onclick: async (ev) => {
+                const b = ev.currentTarget;
+                if (b.dataset.confirm !== "1") {
+                  b.dataset.confirm = "1";
+                  b.textContent = "Really delete?";
+                  return;
+                }
+                const r = await fetch(`/api/saved/${encodeURIComponent(g.id)}`, { method: "DELETE" });
+                const body = await r.json().catch(() => ({}));
+                flash(r.ok ? "The saved game was deleted." : body.error || "Could not delete the game.");
+                loadSaved(info);
+              },
+            },
+            "Delete",
+          ),
         ),
       );
     }
@@ -1427,7 +1487,7 @@
     const m = location.pathname.match(/^\/join\/([A-Za-z0-9_-]{1,64})$/);
     const current = load("ginrummy.current", null);
     const known = current ? seats()[current] : null;
-    const mine = m ? Object.keys(seats()).find((id) => seats()[id].invite === m[1]) : null;
+    const mine = m ? Object.keys(seats()).find((id) => (seats()[id].invites || []).includes(m[1]) || seats()[id].invite === m[1]) : null;
     if (mine) {
       // This browser already has a seat at that table: take it again rather than a second one.
       history.replaceState(null, "", "/");
