@@ -32,6 +32,38 @@ NUM_ACTIONS: Final = 213
 Meld = tuple[Card, ...]
 
 
+def _real_card(card: object) -> Card:
+    """``card`` as a :class:`Card` if it is one of the 52 real cards (an int 0..51 is accepted)."""
+    if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 52:
+        return CARDS[card]
+    raise IllegalAction(f"not a card to play: {card!r} (a real card such as Card.parse('7h'))")
+
+
+def _check_melds(melds: object) -> tuple[Meld, ...]:
+    """Declared melds as sorted tuples of real cards, each card named once (rule 0.8)."""
+    if isinstance(melds, (str, bytes)) or not hasattr(melds, "__iter__"):
+        raise IllegalAction(f"declared melds must be groups of cards, got {melds!r}")
+    out: list[Meld] = []
+    seen = 0
+    for meld in melds:
+        if isinstance(meld, (str, bytes)) or not hasattr(meld, "__iter__"):
+            raise IllegalAction(f"a declared meld must be a group of cards, got {meld!r}")
+        cards = tuple(sorted(_real_card(c) for c in meld))
+        if not cards:
+            raise IllegalAction("a declared meld is empty")
+        mask = 0
+        for c in cards:
+            if mask >> c & 1:
+                raise IllegalAction(f"{c} is named twice in the declared meld {''.join(map(str, cards))}")
+            mask |= 1 << c
+        if mask & seen:
+            shared = CARDS[(mask & seen).bit_length() - 1]
+            raise IllegalAction(f"{''.join(map(str, cards))} shares a card ({shared}) with another declared meld")
+        seen |= mask
+        out.append(cards)
+    return tuple(out)
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """One decision. ``card`` is the card discarded (or laid off); ``melds`` optionally fixes the
@@ -43,8 +75,14 @@ class Action:
     _id: int = field(default=-1, init=False, repr=False, compare=False)  # the integer id, -1 with melds
 
     def __post_init__(self) -> None:
-        if self.kind not in KINDS:
+        # An Action may be built by hand with any values: check each one, so that a bad one is
+        # refused here and never reaches a state (issue 12: actions are atomic).
+        if not isinstance(self.kind, str) or self.kind not in KINDS:
             raise IllegalAction(f"unknown action {self.kind!r}; actions are {', '.join(KINDS)}")
+        if self.card is not None:
+            object.__setattr__(self, "card", _real_card(self.card))
+        if self.melds is not None:
+            object.__setattr__(self, "melds", _check_melds(self.melds))
         if self.kind in ("discard", "layoff") and self.card is None:
             raise IllegalAction(f"{self.kind} needs a card, e.g. '{self.kind} 7h'")
         if self.kind in ("draw", "take", "pass") and (self.card is not None or self.melds is not None):
