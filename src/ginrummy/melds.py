@@ -53,27 +53,24 @@ _RANK_VALUE: Final = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 
 
 def _build_run_tables() -> tuple[list[int], list[int]]:
-    """For each 13-bit suit pattern: run-only deadwood, and the bits that sit in runs of 3+."""
+    """For each 13-bit suit pattern: run-only deadwood, and the bits that sit in runs of 3+.
+
+    Built from the smaller patterns: a pattern is its lowest block of consecutive cards plus
+    the rest, a smaller pattern already done; the block melds if it holds three cards or more.
+    """
     dw = [0] * 8192
     melded = [0] * 8192
-    for x in range(8192):
-        total = 0
-        in_runs = 0
-        r = 0
-        while r < 13:
-            if x >> r & 1:
-                start = r
-                while r < 13 and x >> r & 1:
-                    r += 1
-                block = ((1 << (r - start)) - 1) << start
-                if r - start >= 3:
-                    in_runs |= block
-                else:
-                    total += sum(_RANK_VALUE[k] for k in range(start, r))
-            else:
-                r += 1
-        dw[x] = total
-        melded[x] = in_runs
+    for x in range(1, 8192):
+        low = x & -x
+        block = x & ~(x + low)  # the lowest block of consecutive bits
+        rest = x ^ block
+        if block & block >> 2:  # three or more in a row
+            dw[x] = dw[rest]
+            melded[x] = melded[rest] | block
+        else:
+            r = low.bit_length() - 1
+            dw[x] = dw[rest] + (_RANK_VALUE[r] if block == low else _RANK_VALUE[r] + _RANK_VALUE[r + 1])
+            melded[x] = melded[rest]
     return dw, melded
 
 
