@@ -31,6 +31,7 @@ legal actions on one scale.  A decision takes about 1 ms of CPU.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from collections.abc import Mapping, Sequence
@@ -39,6 +40,7 @@ from typing import Any, Final
 
 from ..actions import Action
 from ..cards import CARDS
+from ..errors import GinRummyError
 from ..melds import best_arrangement, best_defense, best_discards, min_deadwood
 from .base import Agent, Decision, register
 from .knowledge import DISCARD_DELTA, RANK_MATES, RELATED, RUN_DEADWOOD, VALUES, Knowledge, iter_cards, obs_rng
@@ -557,9 +559,14 @@ class ExpertAgent(Agent):
 
     name = "expert"
 
-    def __init__(self, variant: str, seed: int | None = None, params: Params | None = None) -> None:
+    def __init__(self, variant: str, seed: int | None = None, params: Params | None = None, **fields: Any) -> None:
         super().__init__(variant, seed)
-        self.params = params or DEFAULT
+        base = params or DEFAULT
+        try:
+            self.params = dataclasses.replace(base, **fields) if fields else base
+        except TypeError:
+            bad = sorted(set(fields) - {f.name for f in dataclasses.fields(Params)})
+            raise GinRummyError(f"unknown expert option {', '.join(bad)}") from None
 
     def decide(self, observation: dict[str, Any], legal: Sequence[Action]) -> Decision:
         if len(legal) == 1:
