@@ -70,12 +70,13 @@ def _history(data_dir: Path) -> None:
 class Server:
     """uvicorn serving the app in a thread on a loopback port."""
 
-    def __init__(self, data_dir: Path, port: int) -> None:
+    def __init__(self, data_dir: Path, port: int, **options: Any) -> None:
         import uvicorn
 
         from ginrummy.web import create_app
 
-        app = create_app(data_dir, computer_delay=0.02)
+        options.setdefault("deal_seed", 31)  # every deal of these tests is seeded
+        app = create_app(data_dir, computer_delay=0.02, **options)
         config = uvicorn.Config(
             app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", timeout_graceful_shutdown=2
         )
@@ -432,6 +433,109 @@ def test_the_page_reconnects_to_its_seat_after_a_server_restart(browser: Any, tm
         assert p.page.inner_text("#conn") == ""
         if p.attr("phase") == "discard":  # (unless the joker came at once)
             p.discard_turn()  # and play goes on
+    finally:
+        p.close()
+        server.stop()
+
+
+def test_each_friend_gets_their_own_link(browser: Any, base_url: str) -> None:
+    """Three: one link per open seat, so one invitee cannot sit as box and sitter; the creator
+    replaces a link and the old one opens nothing."""
+    a, b, c = Page(browser, base_url), Page(browser, base_url), Page(browser, base_url)
+    try:
+        a.goto("/")
+        a.page.select_option("#table-variant", "three")
+        a.page.wait_for_selector("#table-seat-3 option", state="attached")
+        a.page.select_option("#table-seat-2", "person")
+        a.page.select_option("#table-seat-3", "person")
+        a.page.fill("#table-name", "Ann")
+        a.page.click("#table-create")
+        link1, link2 = a.page.input_value("#invite-link-1"), a.page.input_value("#invite-link-2")
+        assert link1 != link2 and "/join/" in link1 and "/join/" in link2
+        a.shot("table-three-links")
+        b.page.goto(link1)
+        b.page.fill("#join-name", "Bea")
+        b.page.click("#join-go")
+        b.page.wait_for_selector("#deal")
+        a.page.wait_for_selector("#invite-link-1", state="detached")  # used: only seat 3's link is left
+        assert b.page.locator("#invite-box").is_hidden()  # only the creator sees the links
+        # the same link again, in another browser: it opens nothing
+        c.page.goto(link1)
+        c.page.fill("#join-name", "Cy")
+        c.page.click("#join-go")
+        c.page.wait_for_function("() => document.getElementById('flash').textContent.includes('invitation')")
+        # the creator replaces seat 3's link: the old one stops working, the new one works
+        a.page.click("#invite-new-2")
+        a.page.wait_for_function(f"() => document.getElementById('invite-link-2').value !== {link2!r}")
+        new2 = a.page.input_value("#invite-link-2")
+        c.page.goto(link2)
+        c.page.fill("#join-name", "Cy")
+        c.page.click("#join-go")
+        c.page.wait_for_function("() => document.getElementById('flash').textContent.includes('invitation')")
+        c.page.goto(new2)
+        c.page.fill("#join-name", "Cy")
+        c.page.click("#join-go")
+        c.page.wait_for_selector("#deal")
+        a.page.wait_for_selector("#invite-box", state="hidden")
+        a.page.wait_for_function("() => document.getElementById('opponents').textContent.includes('Cy')")
+        assert a.errors == [] and b.errors == []
+    finally:
+        for p in (a, b, c):
+            p.close()
+
+
+def test_a_friend_who_left_is_replaced_by_a_computer(browser: Any, tmp_path: Path) -> None:
+    port = _free_port()
+    server = Server(tmp_path, port, replace_after=0.3)
+    base = f"http://127.0.0.1:{port}"
+    a, b = Page(browser, base), Page(browser, base)
+    try:
+        a.goto("/")
+        a.page.wait_for_selector("#table-seat-2 option", state="attached")
+        a.page.select_option("#table-seat-2", "person")
+        a.page.fill("#table-name", "Ann")
+        a.page.click("#table-create")
+        b.page.goto(a.page.input_value("#invite-link-1"))
+        b.page.fill("#join-name", "Bob")
+        b.page.click("#join-go")
+        b.page.wait_for_selector("#deal")
+        a.page.wait_for_function("() => document.getElementById('opponents').textContent.includes('Bob')")
+        b.close()  # Bob leaves for good
+        a.page.click("#invite-computer-1")  # offered once Bob has been away replace_after seconds
+        a.page.wait_for_selector("#invite-box", state="hidden")
+        a.page.click("#deal")
+        a.page.wait_for_function("() => document.getElementById('view-game').dataset.hand === '1'")
+        rng = random.Random(6)
+        for _ in range(120):
+            if a.wait_turn() in ("deal", "over"):
+                break
+            a.take_turn(rng)
+        assert a.attr("phase") in ("deal", "over") and a.page.locator("#result").is_visible()
+        a.shot("table-computer-took-the-seat")
+        assert a.errors == []
+    finally:
+        a.close()
+        server.stop()
+
+
+def test_the_owner_deletes_a_saved_game(browser: Any, tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    session = Session.new("classic", seats=["human", "greedy"], players=["Ann", "Computer"], deal_seed=8)
+    session.start_hand()
+    store.save_game("20250101-000000-delete", session)
+    port = _free_port()
+    server = Server(tmp_path, port)
+    p = Page(browser, f"http://127.0.0.1:{port}")
+    try:
+        p.goto("/")
+        button = p.page.locator('[data-delete="20250101-000000-delete"]')
+        button.click()
+        assert button.inner_text() == "Really delete?"  # a second click is needed
+        button.click()
+        p.page.wait_for_function("() => document.getElementById('flash').textContent.includes('deleted')")
+        button.wait_for(state="detached")
+        assert Store(tmp_path).saved_games() == []
+        assert p.errors == []
     finally:
         p.close()
         server.stop()

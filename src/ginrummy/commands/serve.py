@@ -16,6 +16,7 @@ import os
 import socket
 import ssl
 import sys
+from typing import Any
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -109,6 +110,26 @@ def shown_address(bound_host: str, lan: str | None) -> str:
     return f"[{bound_host}]" if ":" in bound_host else bound_host
 
 
+def network_settings(
+    args: argparse.Namespace, bound_host: str, bound_port: int, lan: str | None
+) -> tuple[str, dict[str, Any]]:
+    """The address to show (``http://HOST:PORT``) and the app's network settings: the host names
+    it answers, whether any IP address may be asked for (listening on every interface), proxy
+    mode, and the address for invitation links made on this computer."""
+    wildcard = bound_host in ("0.0.0.0", "::")
+    scheme = "https" if args.certfile else "http"
+    base = f"{scheme}://{shown_address(bound_host, lan)}:{bound_port}"
+    names = [*args.allowed_host]
+    if not wildcard:
+        names.append(args.host)
+    return base, {
+        "allowed_hosts": names,
+        "any_address": wildcard,
+        "behind_proxy": args.behind_proxy,
+        "invite_base": base if wildcard and lan is not None and not args.behind_proxy else None,
+    }
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -143,22 +164,16 @@ def run(args: argparse.Namespace) -> int:
     bound_host, bound_port = sock.getsockname()[:2]
     wildcard = bound_host in ("0.0.0.0", "::")
     lan = lan_address(family=sock.family) if wildcard else None
+    base, network = network_settings(args, bound_host, bound_port, lan)
     scheme = "https" if args.certfile else "http"
-    base = f"{scheme}://{shown_address(bound_host, lan)}:{bound_port}"
-    names = [*args.allowed_host]
-    if not wildcard:
-        names.append(args.host)
     try:
         app = create_app(
             getattr(args, "data_dir", None),
             computer_delay=args.computer_delay,
             workers=workers,
-            allowed_hosts=names,
-            any_address=wildcard,
-            behind_proxy=args.behind_proxy,
-            invite_base=None if args.behind_proxy or not wildcard or lan is None else base,
             replace_after=args.replace_after,
             deal_seed=args.test_deal_seed,
+            **network,
         )
     except StoreError as exc:
         sock.close()

@@ -1108,7 +1108,7 @@ class TableManager:
             if table.open_seats():
                 n = len(table.open_seats())
                 raise ProtocolError(
-                    "waiting", f"waiting for {n} more {'person' if n == 1 else 'people'}: share the invitation link"
+                    "waiting", f"waiting for {n} more {'person' if n == 1 else 'people'}: share the invitation links"
                 )
             table.ready.add(seat)
             if not self._maybe_deal(table):

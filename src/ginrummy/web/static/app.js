@@ -397,7 +397,7 @@
     } else if (o.phase === "deal") {
       if (t.waiting_for && t.waiting_for.length) {
         const n = t.waiting_for.length;
-        text = `Waiting for ${n} more ${n === 1 ? "person" : "people"} to join: share the invitation link.`;
+        text = `Waiting for ${n} more ${n === 1 ? "person" : "people"} to join: share the invitation links.`;
       } else if (o.hand_number === 0) {
         text = "The first deal is committed (see Fair deal). Press Deal to deal it.";
       } else {
