@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 from ginrummy.actions import KINDS, NUM_ACTIONS, Action
 from ginrummy.cards import CARDS, JOKER, Card, CardSet, full_pack
 from ginrummy.engine import State
-from ginrummy.errors import GinRummyError, IllegalAction
+from ginrummy.errors import GinRummyError, IllegalAction, OptionError
 from ginrummy.melds import best_arrangement, best_discards, is_meld
-from ginrummy.options import VARIANTS
+from ginrummy.options import VARIANTS, TableOptions, option_help
 
 OPTIONS: dict[str, list[dict[str, Any]]] = {
     "classic": [{}, {"discard_drawn_upcard_allowed": True, "big_gin": True}],
@@ -269,3 +269,85 @@ def test_duplicate_bit_trick_is_refused_in_the_solitaires(variant: str) -> None:
         assert snapshot(state) == before
     state.apply("knock Qc | JhQhKh 7c7d7s")
     assert state.hand_result is not None and state.hand_result.deadwood[0] == 7
+
+
+# --- options (State.new) -----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("variant", "options", "named"),
+    [
+        ("classic", {"gin_bonus": "abc"}, "gin_bonus"),
+        ("classic", {"gin_bonus": "--5"}, "gin_bonus"),
+        ("classic", {"gin_bonus": "²"}, "gin_bonus"),
+        ("classic", {"gin_bonus": "9" * 5000}, "gin_bonus"),
+        ("classic", {"gin_bonus": 10**5000}, "gin_bonus"),
+        ("classic", {"gin_bonus": 2.5}, "gin_bonus"),
+        ("classic", {"gin_bonus": True}, "gin_bonus"),
+        ("classic", {"gin_bonus": None}, "gin_bonus"),
+        ("classic", {"gin_bonus": [25]}, "gin_bonus"),
+        ("classic", {"preset": []}, "preset"),
+        ("classic", {"preset": {"a": 1}}, "preset"),
+        ("classic", {"preset": "nope"}, "preset"),
+        ("solitaire", {"preset": "modern"}, "preset"),
+        ("classic", {"layoffs": "maybe"}, "layoffs"),
+        ("classic", {"layoffs": []}, "layoffs"),
+        ("classic", {"next_dealer": ["winner"]}, "next_dealer"),
+        ("classic", {"next_dealer": 1}, "next_dealer"),
+        ("three", {"cut_ties": {}}, "cut_ties"),
+        ("classic", {"no_such": 1}, "no_such"),
+        ("classic", {5: 1}, "5"),
+        ("classic", {("a",): 1}, "('a',)"),
+        ("classic", {"\ud800": 1}, "\\ud800"),
+        ("classic", [("gin_bonus", 1)], "options of classic"),
+        ("classic", "gin_bonus=1", "options of classic"),
+        ("classic", 7, "options of classic"),
+        ("solitaire", {"scoring": "\x1b[2J"}, "scoring"),
+        ("nope", {}, "variant"),
+        (["classic"], {}, "variant"),
+        (None, {}, "variant"),
+    ],
+)
+def test_bad_options_raise_the_options_error(variant: Any, options: Any, named: str) -> None:
+    with pytest.raises(OptionError) as info:
+        State.new(variant, options)
+    message = str(info.value)
+    assert named in message and "\n" not in message and len(message) < 400
+    assert "\x1b" not in message  # a control character is shown escaped, never sent to a terminal
+
+
+@pytest.mark.parametrize("players", ["ab", b"ab", 3, [1, 2], ["A"], ["A", "B", "C"], [["A"], "B"]])
+def test_bad_player_names_raise_the_options_error(players: Any) -> None:
+    with pytest.raises(OptionError, match="player"):
+        State.new("classic", None, players)
+
+
+def test_option_values_in_words_still_work() -> None:
+    s = State.new("classic", {"gin_bonus": " +20 ", "layoffs": "no", "preset": "classic", "knock_limit": "007"})
+    o = s.options
+    assert isinstance(o, TableOptions)
+    assert (o.gin_bonus, o.layoffs, o.undercut_bonus, o.knock_limit) == (20, False, 10, 7)
+
+
+json_st = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=12)),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=5), inner, max_size=3)),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    variant=st.sampled_from(VARIANTS),
+    options=st.one_of(
+        st.dictionaries(
+            st.one_of(st.sampled_from([n for v in VARIANTS for n, *_ in option_help(v)] + ["preset"]), st.text()),
+            json_st,
+            max_size=4,
+        ),
+        json_st,
+    ),
+)
+def test_any_options_are_accepted_or_refused_with_the_options_error(variant: str, options: Any) -> None:
+    try:
+        State.new(variant, options)
+    except OptionError as exc:
+        assert "\n" not in str(exc)

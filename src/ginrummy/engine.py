@@ -55,6 +55,7 @@ from .options import (
     TableOptions,
     ThreeOptions,
     options_for,
+    show,
 )
 from .scoring import (
     HollywoodSheet,
@@ -175,11 +176,15 @@ class State:
         players: Sequence[str] | None = None,
     ) -> State:
         """A new game of ``variant`` waiting for its first deal.  Options are validated."""
-        opts = options_for(variant, options)
+        opts = options_for(variant, options)  # OptionError for a bad variant or option
         n = SEATS[variant]
         if players is None:
             players = ["You", "Joker"] if variant in SOLO else [f"Player {i + 1}" for i in range(n)]
-        players = [str(p) for p in players]
+        if isinstance(players, (str, bytes)) or not isinstance(players, Iterable):
+            raise OptionError(f"players must be a list of {n} names, got {show(players)}")
+        players = list(players)
+        if not all(isinstance(p, str) for p in players):
+            raise OptionError(f"players must be a list of {n} names (strings), got {show(players)}")
         if len(players) != n:
             raise OptionError(f"{variant} has {n} seats, got {len(players)} player names")
         return cls(variant, opts, players)

@@ -12,6 +12,7 @@ ginrummy.errors.OptionError: option gin_bonus of classic must be an integer, got
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, get_args, get_type_hints
@@ -28,6 +29,7 @@ __all__ = [
     "ThreeOptions",
     "option_help",
     "options_for",
+    "show",
 ]
 
 VARIANTS: tuple[str, ...] = ("classic", "oklahoma", "hollywood", "three", "solitaire", "gin-solitaire")
@@ -194,28 +196,48 @@ _RANGES: dict[str, tuple[int, int]] = {
 
 def options_for(variant: str, given: Mapping[str, Any] | Options | None = None) -> Options:
     """The validated options of ``variant``: defaults, then ``given`` (a mapping or an options
-    object). Unknown names and bad values raise :class:`OptionError` naming them."""
-    if variant not in _CLASSES:
-        raise OptionError(f"unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+    object).  Anything wrong (an unknown variant or name, a bad value, ``given`` not a mapping)
+    raises :class:`OptionError`, one line naming the option; never a bare ValueError or TypeError."""
+    if not isinstance(variant, str) or variant not in _CLASSES:
+        raise OptionError(f"unknown variant {show(variant)}; choose one of {', '.join(VARIANTS)}")
     cls = _CLASSES[variant]
     if isinstance(given, _Base):
         if not isinstance(given, cls):
             raise OptionError(f"{type(given).__name__} are not options of {variant}")
         given = {k: v for k, v in dataclasses.asdict(given).items() if k not in _NOT_IN.get(variant, frozenset())}
+    if given is None:
+        given = {}
+    if not isinstance(given, Mapping):
+        raise OptionError(f"the options of {variant} must be a mapping of names to values, got {show(given)}")
     values: dict[str, Any] = dict(_VARIANT_DEFAULTS.get(variant, {}))
-    given = dict(given or {})
+    given = dict(given)
     preset = given.pop("preset", None)
     if preset is not None:
-        if variant not in ("classic", "oklahoma", "hollywood") or preset not in PRESETS:
-            raise OptionError(f"unknown preset {preset!r} for {variant}; choose one of {', '.join(PRESETS)}")
+        if variant not in ("classic", "oklahoma", "hollywood") or not isinstance(preset, str) or preset not in PRESETS:
+            raise OptionError(f"unknown preset {show(preset)} for {variant}; choose one of {', '.join(PRESETS)}")
         values.update(PRESETS[preset])
     hints = _hints(cls)
     names = set(hints) - _NOT_IN.get(variant, frozenset())
     for name, value in given.items():
-        if name not in names:
-            raise OptionError(f"unknown option {name!r} for {variant}; options are {', '.join(sorted(names))}")
+        if not isinstance(name, str) or name not in names:
+            raise OptionError(f"unknown option {show(name)} for {variant}; options are {', '.join(sorted(names))}")
         values[name] = _check(variant, name, hints[name], value)
     return cls(**values)  # type: ignore[return-value]
+
+
+def show(value: object, limit: int = 40) -> str:
+    """A short, one-line, always printable ``repr`` of a value a user gave (for error messages):
+    long texts are cut, huge integers are described, and nothing this does can raise."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
+    try:
+        text = repr(value)
+    except Exception:  # a repr that fails (too deep, or broken): name the type instead
+        return f"a {type(value).__name__}"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+_INT_TEXT = re.compile(r"\s*[+-]?[0-9]+\s*")
 
 
 _HINTS: dict[type, dict[str, Any]] = {}
@@ -232,24 +254,27 @@ def _hints(cls: type) -> dict[str, Any]:
 def _check(variant: str, name: str, hint: Any, value: Any) -> Any:
     choices = get_args(hint)
     if choices and all(isinstance(c, str) for c in choices):
-        if value not in choices:
-            raise OptionError(f"option {name} of {variant} must be one of {', '.join(choices)}, got {value!r}")
+        if not isinstance(value, str) or value not in choices:
+            raise OptionError(f"option {name} of {variant} must be one of {', '.join(choices)}, got {show(value)}")
         return value
     if hint is bool:
         if isinstance(value, bool):
             return value
         if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "on", "off", "1", "0"):
             return value.lower() in ("true", "yes", "on", "1")
-        raise OptionError(f"option {name} of {variant} must be true or false, got {value!r}")
+        raise OptionError(f"option {name} of {variant} must be true or false, got {show(value)}")
     if hint is int:
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        lo, hi = _RANGES.get(name, (0, 1000))
+        if isinstance(value, str) and _INT_TEXT.fullmatch(value):
+            digits = value.strip().lstrip("+-").lstrip("0")
+            if len(digits) > 12:  # far out of every range: no need to read it (nor to hit int's limits)
+                raise OptionError(f"option {name} of {variant} must be from {lo} to {hi}, got {show(value)}")
             value = int(value)
         if not isinstance(value, int) or isinstance(value, bool):
-            raise OptionError(f"option {name} of {variant} must be an integer, got {value!r}")
-        lo, hi = _RANGES.get(name, (0, 1000))
+            raise OptionError(f"option {name} of {variant} must be an integer, got {show(value)}")
         if not lo <= value <= hi:
-            raise OptionError(f"option {name} of {variant} must be from {lo} to {hi}, got {value!r}")
-        return value
+            raise OptionError(f"option {name} of {variant} must be from {lo} to {hi}, got {show(value)}")
+        return int(value)
     raise OptionError(f"option {name} of {variant} cannot be set")  # pragma: no cover
 
 
