@@ -18,7 +18,7 @@ import pytest
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
+    from starlette.testclient import TestClient, WebSocketDenialResponse
 from starlette.responses import Response
 from starlette.routing import Route
 from starlette.websockets import WebSocketDisconnect
@@ -169,8 +169,10 @@ def test_only_the_hosts_the_server_is_served_as(data_dir: Path) -> None:
     "origin", ["http://evil.example", "null", "http://127.0.0.1:8001", "file://", "chrome-extension://x"]
 )
 def test_websockets_from_other_origins_are_refused(client: TestClient, origin: str) -> None:
-    with pytest.raises(WebSocketDisconnect), ws_as(client, "127.0.0.1:8000", origin=origin) as ws:
+    with pytest.raises(WebSocketDenialResponse) as denied, ws_as(client, "127.0.0.1:8000", origin=origin) as ws:
         ws.receive_json()
+    assert denied.value.status_code == 403 and "another site" in denied.value.text
+    assert all(h in denied.value.headers for h in HEADERS)
 
 
 def test_security_headers_on_every_response_errors_included(data_dir: Path) -> None:

@@ -243,6 +243,16 @@ def test_https_allowed_hosts_and_proxy_mode(serve: Callable[..., Serve], certifi
         assert s.get("/", {"host": name}, context)[0] == 200
     status, headers, body = s.get("/", {"host": "rebind.evil.example"}, context)
     assert status == 400 and b"unknown host" in body and "x-frame-options" in headers
+    # WebSockets: this server's own page may connect (wss), another site's page gets a 403 with the headers
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    with connect(f"wss://127.0.0.1:{s.port}/ws", ssl=context, origin=s.url, open_timeout=10) as ws:
+        assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+    with pytest.raises(InvalidStatus) as refused:
+        connect(f"wss://127.0.0.1:{s.port}/ws", ssl=context, origin="https://evil.example", open_timeout=10)
+    assert refused.value.response.status_code == 403
+    assert "connect-src 'self'" in refused.value.response.headers["content-security-policy"]
     # plain HTTP to the HTTPS port gets nowhere
     with pytest.raises(OSError):
         urllib.request.urlopen(f"http://127.0.0.1:{s.port}/", timeout=5).read()

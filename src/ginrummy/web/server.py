@@ -146,12 +146,25 @@ class Guard:
         elif scope["type"] == "websocket":
             host = _header(scope, b"host")
             origin = _header(scope, b"origin")
-            if not self.hosts.allows(host) or (origin is not None and not same_origin(origin, host)):
-                await send({"type": "websocket.close", "code": 1008})  # refused before the handshake
+            if not self.hosts.allows(host):
+                await self._refuse(scope, send, b"unknown host: this server answers only the names it is served as\n")
+                return
+            if origin is not None and not same_origin(origin, host):
+                await self._refuse(scope, send, b"a page of another site may not open this server's WebSocket\n")
                 return
             await self.app(scope, receive, send)
         else:
             await self.app(scope, receive, send)
+
+    async def _refuse(self, scope: Scope, send: Send, body: bytes) -> None:
+        """Refuse a WebSocket before the handshake: a 403 with the security headers where the
+        server can send one, else a plain close."""
+        if "websocket.http.response" not in (scope.get("extensions") or {}):
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", b"%d" % len(body))]
+        await send({"type": "websocket.http.response.start", "status": 403, "headers": headers + SECURITY_HEADERS})
+        await send({"type": "websocket.http.response.body", "body": body})
 
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         api = str(scope.get("path", "")).startswith("/api/")
