@@ -56,7 +56,7 @@ from typing import Any, Final
 import numpy as np
 import pyspiel
 
-from .actions import NUM_ACTIONS, Action
+from .actions import ACTIONS, NUM_ACTIONS, Action
 from .cards import CARDS, JOKER, Card
 from .engine import SEATS, SOLO, State
 from .envs.encoding import OBS_SIZE, encode_state
@@ -199,6 +199,7 @@ class GinRummyState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         return [(int(c), p) for c in sorted(outcomes)]
 
     def _apply_action(self, action: int) -> None:
+        self._h.strings.clear()
         if self.is_chance_node():
             self._apply_chance(Card(action) if action < 52 else JOKER)
             return
@@ -254,8 +255,11 @@ class GinRummyState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         perm = list(unseen)
         rng.shuffle(perm)
         swap = dict(zip(unseen, perm, strict=True))
-        new: GinRummyState = self.get_game().new_initial_state()
         history = self.history()
+        if not any(swap.get(a, a) != a for a in history[self._h._hand_start :]):
+            same: GinRummyState = self.clone()  # no card this seat has not seen was dealt yet (solitaires)
+            return same
+        new: GinRummyState = self.get_game().new_initial_state()
         for i, a in enumerate(history):
             if i >= self._h._hand_start and new.is_chance_node():
                 a = swap.get(a, a)
@@ -275,11 +279,11 @@ class GinRummyState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         down to the joker): then a chance node comes first."""
         if not self._h.rules.solo:
             return action == _DRAW
-        kind = Action.from_id(action).kind
+        kind = ACTIONS[action].kind
         return kind in ("draw", "discard", "knock", "gin")
 
     def _counting(self) -> bool:
-        return self._h._pending is not None and Action.from_id(self._h._pending).kind in ("knock", "gin")
+        return self._h._pending is not None and ACTIONS[self._h._pending].kind in ("knock", "gin")
 
     def _deal_size(self) -> int:
         g = self.engine
@@ -422,6 +426,7 @@ class _Hand:
         self._events: list[list[int]] = [[] for _ in range(game.num_seats)]
         self._returns = [0.0] * game.num_seats
         self._hand_start = 0  # len(history()) when the deal of this hand began
+        self.strings: dict[tuple[int, bool], str] = {}  # the observers' strings of this state
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Hand:
         new = copy.copy(self)
@@ -432,6 +437,7 @@ class _Hand:
         new._counted = list(self._counted)
         new._events = [list(e) for e in self._events]
         new._returns = list(self._returns)
+        new.strings = dict(self.strings)
         return new
 
 
@@ -472,6 +478,13 @@ class GinRummyObserver:
             hist[: len(ev)] = ev
 
     def string_from(self, state: GinRummyState, player: int) -> str:
+        key = (player, self.perfect_recall)
+        text = state._h.strings.get(key)
+        if text is None:
+            text = state._h.strings[key] = self._string(state, player)
+        return text
+
+    def _string(self, state: GinRummyState, player: int) -> str:
         g = state.engine
         m = g.observation_masks(player)
         parts = [f"p{player} hand {m.hand_number} {m.phase}"]

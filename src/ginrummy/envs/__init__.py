@@ -4,7 +4,11 @@
   and ``three``;
 * :func:`make_gym` -- a Gymnasium environment for ``solitaire`` and ``gin-solitaire``, also
   registered as ``ginrummy/Solitaire-v0`` and ``ginrummy/GinSolitaire-v0`` when this package is
-  imported (or use ``gymnasium.make("ginrummy.envs:ginrummy/Solitaire-v0")``).
+  imported (or use ``gymnasium.make("ginrummy.envs:ginrummy/Solitaire-v0")``: Gymnasium 1.x has no
+  entry-point plugins, so an id needs its module in a fresh interpreter);
+* :class:`ginrummy.envs.vector.SolitaireVectorEnv` -- many solitaire games stepped at once on
+  NumPy arrays (Gymnasium's vector API), also through
+  ``gymnasium.make_vec(id, num_envs, vectorization_mode="vector_entry_point")``.
 
 Keyword arguments are the variant's options (rule book section 5; a bad one raises
 :class:`ginrummy.errors.OptionError`) plus the environment's own: ``episode="hand"|"game"``,
@@ -82,7 +86,10 @@ def _register() -> None:
     for env_id, variant in GYM_IDS.items():
         if env_id not in registered:
             _gymnasium.register(
-                id=env_id, entry_point="ginrummy.envs.gym_env:SolitaireEnv", kwargs={"variant": variant}
+                id=env_id,
+                entry_point="ginrummy.envs.gym_env:SolitaireEnv",
+                vector_entry_point="ginrummy.envs.vector:SolitaireVectorEnv",
+                kwargs={"variant": variant},
             )
 
 
