@@ -97,7 +97,7 @@ def test_verify_cli(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-
     good = tmp_path / "good.json"
     good.write_text(json.dumps(rec))
     assert main(["verify", str(good)]) == 0
-    assert "all hands verify" in capsys.readouterr().out
+    assert "all 3 hands verify: each seed matches its commitment" in capsys.readouterr().out
     rec["hands"][0]["commitment"] = "0" * 64
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(rec))

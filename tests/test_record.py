@@ -245,7 +245,7 @@ ACTIONS = "hands.0.actions"
 
 INVALID = {
     "unknown variant": (edit("variant", "poker"), r"^variant: unknown variant 'poker'"),
-    "no variant": (edit("variant", DELETE), r"^variant: unknown variant None"),
+    "no variant": (edit("variant", DELETE), r"^variant: missing; expected one of classic"),
     "unknown option": (edit("options", {"jokers": 2}), r"^options: unknown option 'jokers' for classic"),
     "bad option value": (edit("options", {"gin_bonus": "lots"}), r"^options: option gin_bonus .* integer, got 'lots'"),
     "bad option choice": (edit("options", {"next_dealer": "me"}), r"^options: option next_dealer .* got 'me'"),
@@ -419,8 +419,10 @@ def test_cli_replay_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
             assert any(line.strip() == text for line in lines)
     totals = next(line for line in lines if line.split()[:1] == ["totals"])
     assert [int(x) for x in totals.split()[1:]] == state.totals
-    final = next(line for line in lines if line.strip().startswith("+ bonuses"))
-    assert [int(x) for x in final.split()[2:]] == state.final_totals()
+    final = next(line for line in lines if line.split()[:1] == ["final"])
+    assert [int(x) for x in final.split()[1:]] == state.final_totals()
+    assert "+ bonuses" not in out  # the row is the final totals, not the bonuses (issue 12 item 5)
+    assert "final: the totals with the end-of-game bonuses" in out
     assert lines[-1] == f"game over: {state.players[state.winner]} wins"
 
 

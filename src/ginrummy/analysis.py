@@ -49,7 +49,7 @@ class DecisionReview:
     """One decision: what was played, what the planner prefers, and the difference."""
 
     hand: int  # 1-based hand number
-    action_index: int  # index of the action in the hand's record
+    action_index: int  # index of the decision in the hand (the solitaire opening's unwritten draw counts)
     draws: int  # cards drawn so far this hand
     cards: tuple[str, ...]  # the hand held when deciding
     played: str
@@ -218,7 +218,10 @@ def analyse_record(
             state.deal(hand["deck"], commitment=hand.get("commitment"))
         reviews: list[DecisionReview] = []
         expected: float | None = None
-        for i, text in enumerate(hand.get("actions") or []):
+        texts = list(hand.get("actions") or [])
+        if state.phase == "opening" and texts and Action.parse(texts[0]).card is not None:
+            texts.insert(0, "draw")  # RECORD.md: the opening's draw is not written, but it was a decision
+        for i, text in enumerate(texts):
             act = Action.parse(text)
             legal = state.legal_actions()
             if state.current_player == 0 and len(legal) > 1:

@@ -9,10 +9,16 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+import tempfile
+import time
+import traceback
 from collections.abc import Sequence
+from pathlib import Path
 
 from . import __version__
+from .errors import GinRummyError
 
 # name -> one-line help; the module ginrummy.commands.<name with - as _> implements it.
 COMMANDS: dict[str, str] = {
@@ -59,7 +65,87 @@ def _module(name: str):  # type: ignore[no-untyped-def]
         raise
 
 
+EXIT_USAGE = 2  # a usage error, or input ginrummy refuses (GinRummyError)
+EXIT_INTERRUPTED = 130  # Ctrl-C
+EXIT_BUG = 70  # an unexpected exception: a bug in ginrummy (EX_SOFTWARE)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``ginrummy`` command; its exit status.  Never lets a traceback reach the terminal:
+    an error ginrummy raises on purpose (:class:`GinRummyError`) is one line on stderr and status 2;
+    Ctrl-C exits quietly with 130; anything else is a bug, reported in one line naming the file
+    that holds the details, with status 70."""
+    command = "ginrummy"
+    try:
+        if argv is None:
+            argv = sys.argv[1:]
+        command = next((f"ginrummy {a}" for a in argv if a in COMMANDS), "ginrummy")
+        return _main(argv)
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 0
+    except GinRummyError as exc:
+        print(f"{command}: {_one_line(str(exc))}", file=sys.stderr)
+        return EXIT_USAGE
+    except Exception as exc:
+        where = _log_bug(exc)
+        print(
+            f"{command}: internal error ({type(exc).__name__}), a bug in ginrummy {__version__}; "
+            + (f"the details are in {where}; please report it" if where else "please report it"),
+            file=sys.stderr,
+        )
+        return EXIT_BUG
+
+
+def _one_line(text: str) -> str:
+    from .commands import one_line
+
+    return one_line(text)
+
+
+def _quiet_stdout() -> None:
+    """After the reader of our output went away: point stdout at /dev/null so that the flush at
+    exit does not complain again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def _log_bug(exc: BaseException) -> str | None:
+    """Write the traceback of an unexpected exception to a file in the user log directory (or the
+    temporary directory); its path, or None if it could not be written."""
+    text = "".join(traceback.format_exception(exc))
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for folder in _log_dirs():
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            fd, path = tempfile.mkstemp(prefix=f"ginrummy-crash-{stamp}-", suffix=".log", dir=folder)
+            with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as f:
+                f.write(f"ginrummy {__version__}, {sys.argv!r}\n{text}")
+            return path
+        except OSError:
+            continue
+    return None
+
+
+def _log_dirs() -> list[Path]:
+    """Where crash details go: the user log directory, else the temporary directory."""
+    dirs: list[Path] = []
+    try:
+        from platformdirs import user_log_dir
+
+        dirs.append(Path(user_log_dir("ginrummy", appauthor=False)))
+    except ImportError:
+        pass
+    dirs.append(Path(tempfile.gettempdir()))
+    return dirs
+
+
+def _main(argv: Sequence[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     command = args.command or "play"
@@ -68,13 +154,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     if args.command is None:
-        args = parser.parse_args([*(argv if argv is not None else sys.argv[1:]), "play"])
-    try:
-        return int(module.run(args) or 0)
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        return 0
+        args = parser.parse_args([*argv, "play"])
+    return int(module.run(args) or 0)
 
 
 if __name__ == "__main__":

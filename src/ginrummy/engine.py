@@ -928,7 +928,7 @@ class State:
         """Take back the last action (or, at the start of a hand, its deal)."""
         if not self.logs:
             raise IllegalAction("nothing to undo")
-        record = self.to_record()
+        record = self._record(every_draw=True)
         if record["hands"][-1]["actions"]:
             record["hands"][-1]["actions"].pop()
         else:
@@ -939,6 +939,12 @@ class State:
     # ------------------------------------------------------------------ records
     def to_record(self) -> dict[str, Any]:
         """The game record (RECORD.md), finished or not."""
+        return self._record(every_draw=False)
+
+    def _record(self, *, every_draw: bool) -> dict[str, Any]:
+        # RECORD.md: the solitaire draw is automatic and not written -- the opening's too
+        # (end_before_first_draw), unless nothing follows it yet or a big gin does (a bare `gin`
+        # would read as the opening's declaration); the record reader supplies it.
         hands = []
         for lg in self.logs:
             h: dict[str, Any] = {}
@@ -948,7 +954,11 @@ class State:
                 h["deck"] = [str(c) for c in lg.deck]
             if lg.commitment is not None:
                 h["commitment"] = lg.commitment
-            h["actions"] = [str(a) for a in lg.actions]
+            acts = lg.actions
+            solo_opening = self.variant == "solitaire" and len(acts) > 1 and acts[0].kind == "draw"
+            if not every_draw and solo_opening and acts[1].card is not None:
+                acts = acts[1:]
+            h["actions"] = [str(a) for a in acts]
             hands.append(h)
         return {
             "format": RECORD_FORMAT,

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .cards import new_seed
-from .errors import GinRummyError, RecordError
+from .errors import RecordError
 
 __all__ = ["COMMITMENT_VERSION", "HandCheck", "commitment", "fresh_commitment", "verify_record"]
 
@@ -37,61 +37,72 @@ def fresh_commitment(hand_number: int) -> tuple[int, str]:
 
 @dataclass(frozen=True)
 class HandCheck:
-    """The verdict on one hand of a record."""
+    """The verdict on one hand of a record: ``ok`` only if every check below passed.
+
+    ``fair``: the seed hashes to the commitment and deals the deck played (when the record keeps
+    one); ``replays``: the hand's actions replay on that deal.  ``message`` says what was checked.
+    """
 
     hand: int  # 1-based
     ok: bool
     message: str
+    fair: bool = False
+    replays: bool = False
 
 
 def verify_record(record: Mapping[str, Any]) -> list[HandCheck]:
     """Check every hand of a record: the seed hashes to the commitment, the deck it shuffles to is
-    the deck written in the record (when one is), and the actions replay on it.
+    the deck written in the record (when one is; compared card by card, whatever the spelling), and
+    the hand's actions replay on it.  One verdict a hand, in order.
 
-    A hand dealt from an explicit deck without a seed cannot be verified and is reported so.
+    A hand dealt from an explicit deck without a seed cannot be verified and is reported so.  A
+    record whose fields are not valid (:func:`ginrummy.record.check`) raises :class:`RecordError`.
     """
-    from .engine import State
-    from .record import replay
+    from .record import check, new_state, play_hand
 
-    if not isinstance(record, Mapping) or not isinstance(record.get("hands"), list):
-        raise RecordError("record: a record is an object with a list of hands")
+    checked = check(record)
+    state = new_state(checked)
     checks: list[HandCheck] = []
-    variant = record.get("variant")
-    try:
-        probe = State.new(str(variant), record.get("options") or {})
-    except GinRummyError as exc:
-        raise RecordError(f"record: {exc}") from None
-    for i, hand in enumerate(record["hands"], 1):
-        if not isinstance(hand, Mapping):
-            checks.append(HandCheck(i, False, "not a hand object"))
+    stuck: str | None = None  # why the play could not be followed past an earlier hand
+    for hand in checked.hands:
+        fair, verdict = _fairness(state, hand)
+        if stuck is not None:
+            checks.append(HandCheck(hand.number, False, f"{verdict}; its play was not replayed ({stuck})", fair))
             continue
-        seed, commit, deck = hand.get("seed"), hand.get("commitment"), hand.get("deck")
-        if seed is None:
-            checks.append(HandCheck(i, False, "dealt from an explicit deck with no seed: cannot be verified"))
+        try:
+            play_hand(state, replace(hand, deck=None) if hand.seed is not None else hand)
+        except RecordError as exc:
+            stuck = f"hand {hand.number} does not replay"
+            checks.append(HandCheck(hand.number, False, f"{verdict}; the play does not replay: {exc}", fair))
             continue
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 256:
-            checks.append(HandCheck(i, False, f"the seed {seed!r} is not a 256-bit integer"))
-            continue
-        if commit is None:
-            checks.append(HandCheck(i, False, "no commitment was recorded before the deal"))
-            continue
-        if commitment(i, seed) != commit:
-            checks.append(HandCheck(i, False, f"the seed does not hash to the commitment {commit}"))
-            continue
-        if deck is not None:
-            played = [str(c) for c in probe.deck_for_seed(seed)]
-            if [str(c).strip() for c in deck] != played:
-                where = next((k for k, (a, b) in enumerate(zip(deck, played, strict=False)) if a != b), len(played))
-                checks.append(
-                    HandCheck(i, False, f"the deck played differs from the seed's shuffle at card {where + 1}")
-                )
-                continue
-        checks.append(HandCheck(i, True, "the seed matches the commitment and deals the deck played"))
-    # The actions must replay on the decks the seeds deal (an altered seed or action shows here).
-    clean = {k: v for k, v in record.items()}
-    clean["hands"] = [{k: v for k, v in h.items() if k != "deck" or "seed" not in h} for h in record["hands"]]
-    try:
-        replay(clean)
-    except RecordError as exc:
-        checks.append(HandCheck(0, False, f"the record does not replay: {exc}"))
+        n = len(hand.actions)
+        played = f"its {n} action{'' if n == 1 else 's'} replay" if n else "it has no actions"
+        if not state.is_hand_over:
+            played += " (the hand is unfinished)"
+        checks.append(HandCheck(hand.number, fair, f"{verdict}; {played}", fair, True))
     return checks
+
+
+def _fairness(state: Any, hand: Any) -> tuple[bool, str]:
+    """Whether a hand's deal is provably the committed one, and a sentence saying what was found."""
+    if hand.seed is None:
+        return False, "dealt from an explicit deck with no seed: its fairness cannot be verified"
+    if hand.commitment is None:
+        return False, "no commitment was recorded before the deal"
+    if commitment(hand.number, hand.seed) != hand.commitment.strip().lower():
+        return False, f"the seed does not hash to the commitment {_short(hand.commitment)}"
+    if hand.deck is not None:
+        dealt = state.deck_for_seed(hand.seed)
+        if hand.deck != dealt:
+            where = next((k for k, (a, b) in enumerate(zip(hand.deck, dealt, strict=False)) if a != b), len(dealt))
+            return (
+                False,
+                f"the seed matches the commitment, but the deck played differs from its shuffle at card {where + 1}",
+            )
+        return True, "the seed matches the commitment and deals the deck played"
+    return True, "the seed matches the commitment"
+
+
+def _short(text: str) -> str:
+    text = text if len(text) <= 70 else text[:64] + "..."
+    return repr(text) if not text.isprintable() else text

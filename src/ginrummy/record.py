@@ -14,41 +14,173 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from .actions import Action
+from .cards import Card
 from .errors import GinRummyError, RecordError
 from .options import VARIANTS
 
 if TYPE_CHECKING:
     from .engine import State
 
-__all__ = ["dumps", "load", "loads", "replay", "save", "summary"]
+__all__ = [
+    "MAX_BYTES",
+    "CheckedHand",
+    "CheckedRecord",
+    "check",
+    "decode",
+    "dumps",
+    "load",
+    "load_records",
+    "loads",
+    "new_state",
+    "parse_records",
+    "play_hand",
+    "read_limited",
+    "replay",
+    "save",
+    "summary",
+]
 
+_DRAW = Action("draw")
 _KEYS = {"format", "variant", "options", "players", "hands"}
 _HAND_KEYS = {"deck", "seed", "actions", "commitment"}
 
+MAX_BYTES = 64 * 1024 * 1024
+"""The most a record file (or a file of records) may hold: a bound on what ``load`` reads."""
+_MAX_DIGITS = 100  # a seed is below 2**256 (78 digits); no number in a record needs more
 
-def loads(text: str) -> dict[str, Any]:
+
+# ---------------------------------------------------------------------------- reading text
+def read_limited(source: str | os.PathLike[str] | IO[bytes] | IO[str], *, limit: int | None = None) -> bytes:
+    """The bytes of a file (or a binary stream such as standard input), at most ``limit``: a larger
+    one (``/dev/zero``, a stray disk image) raises :class:`RecordError` without reading it all."""
+    name = "standard input" if not isinstance(source, (str, os.PathLike)) else os.fspath(source)
+    limit = MAX_BYTES if limit is None else limit
     try:
-        data = json.loads(text)
+        if isinstance(source, (str, os.PathLike)):
+            with open(source, "rb") as f:
+                data = f.read(limit + 1)
+        else:
+            got = source.read(limit + 1)
+            data = got.encode("utf-8", "surrogateescape") if isinstance(got, str) else got
+    except OSError as exc:
+        raise RecordError(f"record: cannot read {name}: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        size = f"{limit // (1024 * 1024)} MiB" if limit >= 1024 * 1024 else f"{limit} bytes"
+        raise RecordError(f"record: {name} is larger than {size}, too large for a record")
+    return data
+
+
+def decode(data: bytes) -> str:
+    """UTF-8 text (a byte-order mark allowed); invalid UTF-8 raises :class:`RecordError` naming the byte."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise RecordError(f"record: not UTF-8 text (byte {exc.start + 1}, line {line}: {exc.reason})") from None
+
+
+def _parse_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > _MAX_DIGITS:
+        raise RecordError(f"record: a number of {digits} digits (at most {_MAX_DIGITS} are read)")
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise RecordError(f"record: the number {text[:20]!r} is out of range")
+    return value
+
+
+def _no_constant(text: str) -> Any:
+    raise RecordError(f"record: not JSON ({text} is not a JSON value)")
+
+
+def _json(text: str) -> Any:
+    try:
+        return json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise RecordError(f"record: not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+    except RecursionError:
+        raise RecordError("record: not a record (its JSON is nested too deeply)") from None
+
+
+def _check_text(data: Any) -> None:
+    """Every string in ``data`` must be Unicode text that can be written out: a lone surrogate
+    (``"\\ud800"`` in JSON) raises :class:`RecordError` naming the field.  Iterative: any depth."""
+    stack: list[tuple[Any, str]] = [(data, "record")]
+    while stack:
+        node, where = stack.pop()
+        if isinstance(node, str):
+            _text(node, where)
+        elif isinstance(node, dict):
+            for key, value in node.items():
+                field = _name(_text(key, where))
+                stack.append((value, field if where == "record" else f"{where}.{field}"))
+        elif isinstance(node, list):
+            stack.extend((v, f"{where}[{i}]") for i, v in enumerate(node))
+
+
+def _text(value: str, where: str) -> str:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise RecordError(f"{where}: not valid Unicode text (a lone surrogate)") from None
+    return value
+
+
+def loads(text: str) -> dict[str, Any]:
+    """One record from JSON text (not validated beyond being a JSON object of valid text)."""
+    data = _json(text)
     if not isinstance(data, dict):
         raise RecordError("record: a record is a JSON object")
+    _check_text(data)
     return data
 
 
 def load(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """One record from a file (at most :data:`MAX_BYTES`)."""
+    return loads(decode(read_limited(path)))
+
+
+def parse_records(text: str) -> list[dict[str, Any]]:
+    """The records in a text, in every form ``ginrummy export`` writes: one record (a JSON object),
+    a JSON list of records, or one record a line (JSON lines)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RecordError(f"record: cannot read {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"record: {path} is not UTF-8 text") from None
-    return loads(text)
+        data = _json(text)
+    except RecordError:
+        lines = [line for line in text.splitlines() if line.strip()]
+        if len(lines) < 2 or not lines[0].lstrip().startswith("{"):
+            raise
+        out = []
+        for n, line in enumerate(lines, 1):
+            try:
+                out.append(loads(line))
+            except RecordError as exc:
+                raise RecordError(f"line {n}: {exc}") from None
+        return out
+    if isinstance(data, dict):
+        _check_text(data)
+        return [data]
+    if isinstance(data, list) and data:
+        for i, item in enumerate(data):
+            if not isinstance(item, dict):
+                raise RecordError(f"records[{i}]: a record is a JSON object, got {_show(item)}")
+        _check_text(data)
+        return data
+    raise RecordError("record: a record is a JSON object (or a list of them, as ginrummy export writes)")
+
+
+def load_records(source: str | os.PathLike[str] | IO[bytes] | IO[str]) -> list[dict[str, Any]]:
+    """The records of a file or binary stream (see :func:`parse_records`), at most :data:`MAX_BYTES`."""
+    return parse_records(decode(read_limited(source)))
 
 
 def dumps(record: Mapping[str, Any]) -> str:
@@ -70,94 +202,208 @@ def save(record: Mapping[str, Any], path: str | os.PathLike[str]) -> None:
         raise
 
 
+# ---------------------------------------------------------------------------- validation
+def _show(value: Any) -> str:
+    """A short, one-line, printable description of a value found in a record."""
+    if isinstance(value, str):
+        text = repr(value[:40] + ("..." if len(value) > 40 else ""))
+        return text
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, int):
+        text = str(value)
+        return text if len(text) <= 40 else f"an integer of {len(text.lstrip('-'))} digits"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, list):
+        return "a list" if value else "an empty list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _name(key: str) -> str:
+    """A field name as written in a message: plain if it is short and printable, else quoted."""
+    return key if key.isprintable() and 0 < len(key) <= 40 else _show(key)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class CheckedHand:
+    """One hand of a record, its fields checked and read: ``deck`` as cards, whatever the spelling."""
+
+    number: int  # 1-based
+    seed: int | None
+    deck: list[Card] | None
+    commitment: str | None
+    actions: list[str]
+
+    @property
+    def where(self) -> str:
+        return f"hands[{self.number - 1}] (hand {self.number})"
+
+
+@dataclass(frozen=True)
+class CheckedRecord:
+    """A record whose fields have the types RECORD.md gives them (the game itself is checked by
+    replaying it: :func:`new_state`, :func:`play_hand`)."""
+
+    variant: str
+    options: dict[str, Any]
+    players: list[str] | None
+    hands: list[CheckedHand]
+
+
+def check(record: Any) -> CheckedRecord:
+    """Check every field of a record for its type and form; raise :class:`RecordError` with one
+    line naming the field.  The one place where a record's fields are read."""
+    if not isinstance(record, Mapping):
+        raise RecordError("record: a record is a JSON object")
+    _check_text(record)
+    fmt = record.get("format", "ginrummy-record/1")
+    if fmt != "ginrummy-record/1":
+        raise RecordError(f"format: unsupported record format {_show(fmt)} (expected 'ginrummy-record/1')")
+    unknown = [str(k) for k in record if k not in _KEYS]
+    if unknown:
+        raise RecordError(f"record: unknown field(s) {', '.join(_name(k) for k in sorted(unknown))}")
+    if "variant" not in record:
+        raise RecordError(f"variant: missing; expected one of {', '.join(VARIANTS)}")
+    variant = record.get("variant")
+    if not isinstance(variant, str) or variant not in VARIANTS:
+        raise RecordError(f"variant: unknown variant {_show(variant)}; expected one of {', '.join(VARIANTS)}")
+    options = record.get("options", {})
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping):
+        raise RecordError(f"options: must be an object of option names and values, got {_show(options)}")
+    for name, value in options.items():
+        if not isinstance(value, (str, int, float, bool)):
+            raise RecordError(f"options.{_name(name)}: must be a string, a number or true/false, got {_show(value)}")
+    players = record.get("players")
+    if players is not None:
+        if not isinstance(players, list):
+            raise RecordError(f"players: must be a list of names, got {_show(players)}")
+        for i, p in enumerate(players):
+            if not isinstance(p, str):
+                raise RecordError(f"players: must be a list of names; players[{i}] is {_show(p)}")
+    hands = record.get("hands", [])
+    if not isinstance(hands, list):
+        raise RecordError(f"hands: must be a list of hands, got {_show(hands)}")
+    checked = [_check_hand(i, hand) for i, hand in enumerate(hands, 1)]
+    return CheckedRecord(variant, dict(options), None if players is None else list(players), checked)
+
+
+def _check_hand(number: int, hand: Any) -> CheckedHand:
+    where = f"hands[{number - 1}] (hand {number})"
+    if not isinstance(hand, Mapping):
+        raise RecordError(f"{where}: a hand is an object with deck or seed, and actions; got {_show(hand)}")
+    extra = [str(k) for k in hand if k not in _HAND_KEYS]
+    if extra:
+        raise RecordError(f"{where}: unknown field(s) {', '.join(_name(k) for k in sorted(extra))}")
+    if "deck" not in hand and "seed" not in hand:
+        raise RecordError(f"{where}: give a deck or a seed")
+    seed: Any = hand.get("seed")
+    if "seed" in hand and (not _is_int(seed) or not 0 <= seed < 1 << 256):
+        raise RecordError(f"{where}.seed: seed must be an integer from 0 to 2**256-1, got {_show(seed)}")
+    deck: list[Card] | None = None
+    if "deck" in hand:
+        raw = hand["deck"]
+        if not isinstance(raw, list):
+            raise RecordError(f"{where}.deck: deck must be a list of card strings, got {_show(raw)}")
+        deck = []
+        for i, text in enumerate(raw):
+            if not isinstance(text, str):
+                raise RecordError(f"{where}.deck: deck must be a list of card strings; deck[{i}] is {_show(text)}")
+            try:
+                deck.append(Card.parse(text))
+            except GinRummyError:
+                raise RecordError(
+                    f"{where}.deck: not a card: {_show(text)} (expected rank A23456789TJQK and suit cdhs, e.g. 'Th')"
+                ) from None
+    commitment = hand.get("commitment")
+    if commitment is not None and not isinstance(commitment, str):
+        raise RecordError(f"{where}.commitment: must be a string, got {_show(commitment)}")
+    actions = hand.get("actions", [])
+    if actions is None:
+        actions = []
+    if not isinstance(actions, list):
+        raise RecordError(f"{where}.actions: must be a list of action strings, got {_show(actions)}")
+    for i, text in enumerate(actions):
+        if not isinstance(text, str):
+            raise RecordError(f"{where}.actions[{i}] (action {i + 1}, {_show(text)}): not an action string")
+    return CheckedHand(number, seed if "seed" in hand else None, deck, commitment, list(actions))
+
+
+# ---------------------------------------------------------------------------- replaying
+def new_state(checked: CheckedRecord) -> State:
+    """The game a checked record starts: its variant, options and players, before any deal."""
+    from .engine import State
+
+    try:
+        return State.new(checked.variant, checked.options, checked.players)
+    except GinRummyError as exc:
+        field = "players" if "player names" in str(exc) else "options"
+        raise RecordError(f"{field}: {exc}") from None
+    except (TypeError, ValueError) as exc:  # an option value the option rules did not word (e.g. '²')
+        raise RecordError(f"options: a value is not valid ({exc})") from None
+
+
+def play_hand(state: State, hand: CheckedHand) -> None:
+    """Deal ``hand`` and apply its actions to ``state``; raise :class:`RecordError` naming the hand,
+    the field and the action at fault."""
+    where = hand.where
+    if state.is_terminal:
+        raise RecordError(f"{where}: the game was already over")
+    if not state.needs_deal:
+        raise RecordError(f"{where}: the previous hand is not finished")
+    try:
+        if hand.seed is not None:
+            if hand.deck is not None and hand.deck != state.deck_for_seed(hand.seed):
+                # Both: the deck as played, kept for verification; it must be the seed's shuffle (as cards).
+                raise RecordError(f"{where}.deck: the deck is not the one its seed deals (see ginrummy verify)")
+            state.deal(seed=hand.seed, commitment=hand.commitment)
+        else:
+            assert hand.deck is not None
+            try:
+                state.deal(hand.deck, commitment=hand.commitment)
+            except GinRummyError as exc:
+                raise RecordError(f"{where}.deck: {exc}") from None
+    except RecordError:
+        raise
+    except GinRummyError as exc:
+        raise RecordError(f"{where}.seed: {exc}") from None
+    for a_i, text in enumerate(hand.actions, 1):
+        try:
+            action = Action.parse(text)
+            if state.phase == "opening" and action.card is not None:
+                state.apply(_DRAW)  # RECORD.md: the solitaire opening's draw is not written
+            state.apply(action)
+        except GinRummyError as exc:
+            raise RecordError(f"{where}.actions[{a_i - 1}] (action {a_i}, {_show(text)}): {exc}") from None
+
+
+def replay_hands(checked: CheckedRecord) -> Iterator[tuple[CheckedHand, State]]:
+    """Replay a checked record hand by hand, yielding each hand and the state after it."""
+    state = new_state(checked)
+    for hand in checked.hands:
+        play_hand(state, hand)
+        yield hand, state
+
+
 def replay(record: Mapping[str, Any]) -> State:
     """The :class:`~ginrummy.engine.State` a record describes, replayed action by action.
 
     A record that ends inside a hand gives the saved game at that point.  Any fault raises
     :class:`RecordError` naming the field, the hand and action number, and what was wrong.
     """
-    from .engine import State
-
-    if not isinstance(record, Mapping):
-        raise RecordError("record: a record is a JSON object")
-    fmt = record.get("format", "ginrummy-record/1")
-    if fmt != "ginrummy-record/1":
-        raise RecordError(f"format: unsupported record format {fmt!r} (expected 'ginrummy-record/1')")
-    unknown = set(record) - _KEYS
-    if unknown:
-        raise RecordError(f"record: unknown field(s) {', '.join(sorted(unknown))}")
-    variant = record.get("variant")
-    if variant not in VARIANTS:
-        raise RecordError(f"variant: unknown variant {variant!r}; expected one of {', '.join(VARIANTS)}")
-    options = record.get("options", {}) or {}
-    if not isinstance(options, Mapping):
-        raise RecordError("options: must be an object of option names and values")
-    players = record.get("players")
-    if players is not None and (not isinstance(players, list) or not all(isinstance(p, str) for p in players)):
-        raise RecordError("players: must be a list of names")
-    try:
-        state = State.new(str(variant), options, players)
-    except GinRummyError as exc:
-        field = "players" if "player names" in str(exc) else "options"
-        raise RecordError(f"{field}: {exc}") from None
-    hands = record.get("hands", [])
-    if not isinstance(hands, list):
-        raise RecordError("hands: must be a list of hands")
-    for h_i, hand in enumerate(hands, 1):
-        where = f"hands[{h_i - 1}] (hand {h_i})"
-        if not isinstance(hand, Mapping):
-            raise RecordError(f"{where}: a hand is an object with deck or seed, and actions")
-        extra = set(hand) - _HAND_KEYS
-        if extra:
-            raise RecordError(f"{where}: unknown field(s) {', '.join(sorted(extra))}")
-        if state.is_terminal:
-            raise RecordError(f"{where}: the game was already over")
-        if not state.needs_deal:
-            raise RecordError(f"{where}: the previous hand is not finished")
-        has_deck, has_seed = "deck" in hand, "seed" in hand
-        if not has_deck and not has_seed:
-            raise RecordError(f"{where}: give a deck or a seed")
-        if has_deck and has_seed:
-            # Both: the deck as played, kept for verification; it must be the seed's shuffle.
-            try:
-                dealt = [str(c) for c in state.deck_for_seed(hand["seed"])]
-            except GinRummyError as exc:
-                raise RecordError(f"{where}.seed: {exc}") from None
-            if not isinstance(hand["deck"], list) or [str(c) for c in hand["deck"]] != dealt:
-                raise RecordError(f"{where}.deck: the deck is not the one its seed deals (see ginrummy verify)")
-            has_deck = False
-        commitment = hand.get("commitment")
-        if commitment is not None and not isinstance(commitment, str):
-            raise RecordError(f"{where}.commitment: must be a string")
-        try:
-            if has_seed:
-                seed = hand["seed"]
-                if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 256:
-                    raise RecordError(f"seed must be an integer from 0 to 2**256-1, got {seed!r}")
-                state.deal(seed=seed, commitment=commitment)
-            else:
-                deck = hand["deck"]
-                if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
-                    raise RecordError("deck must be a list of card strings")
-                state.deal(deck, commitment=commitment)
-        except GinRummyError as exc:
-            field = "seed" if has_seed else "deck"
-            raise RecordError(f"{where}.{field}: {_bare(exc)}") from None
-        actions = hand.get("actions", [])
-        if not isinstance(actions, list):
-            raise RecordError(f"{where}.actions: must be a list of action strings")
-        for a_i, text in enumerate(actions, 1):
-            try:
-                if not isinstance(text, str):
-                    raise RecordError(f"not an action string: {text!r}")
-                state.apply(Action.parse(text))
-            except GinRummyError as exc:
-                raise RecordError(f"{where}.actions[{a_i - 1}] (action {a_i}, {text!r}): {_bare(exc)}") from None
+    checked = check(record)
+    state = new_state(checked)
+    for hand in checked.hands:
+        play_hand(state, hand)
     return state
-
-
-def _bare(exc: Exception) -> str:
-    return str(exc)
 
 
 def summary(state: Any, *, complete: bool | None = None) -> dict[str, Any]:

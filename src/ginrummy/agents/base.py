@@ -7,6 +7,7 @@ in analysis.
 
 from __future__ import annotations
 
+import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -75,7 +76,22 @@ def make_agent(name: str, variant: str, *, seed: int | None = None, **kwargs: An
         raise GinRummyError(
             f"agent {name!r} does not play {variant}; for {variant} choose {', '.join(available_agents(variant))}"
         )
-    return factory(variant, seed=seed, **kwargs)
+    if kwargs:
+        params = inspect.signature(factory).parameters
+        known = [p for p in params if p not in ("self", "variant", "seed")]
+        if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+            for key in kwargs:
+                if key not in known:
+                    raise GinRummyError(
+                        f"agent {name!r} has no option {key!r}"
+                        + (f"; its options are {', '.join(known)}" if known else "; it takes no options")
+                    )
+    try:
+        return factory(variant, seed=seed, **kwargs)
+    except (TypeError, ValueError, OverflowError) as exc:
+        if not kwargs or isinstance(exc, GinRummyError):
+            raise
+        raise GinRummyError(f"agent {name!r}: an option value is not valid ({exc})") from None
 
 
 def _load_all() -> None:

@@ -2,9 +2,10 @@
 
 Without ``--json`` the summary is a table, hand by hand (result, deadwood, points, the count down
 to the joker), each hand followed by the engine's explanation of its score; then the totals and
-whether the game is over.  ``FILE`` may be ``-`` for standard input.  An invalid record exits with
-status 1 and one line on standard error naming the record's field, hand and action, and what was
-wrong.
+whether the game is over.  ``FILE`` may be ``-`` for standard input.  It may hold one record or,
+as ``ginrummy export`` writes them, a JSON list of records or one record a line; each is replayed
+(``--json`` then prints a list).  An invalid record exits with status 1 and one line on standard
+error naming the record's field, hand and action, and what was wrong.
 """
 
 from __future__ import annotations
@@ -15,37 +16,52 @@ import sys
 from typing import Any
 
 from ..errors import RecordError
+from . import error, printable
 
 EXIT_INVALID = 1
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", metavar="FILE", help="the record (JSON), or - to read it from standard input")
-    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.add_argument(
+        "file",
+        metavar="FILE",
+        help="the record (JSON; a list of records or JSON lines as ginrummy export writes), or - for standard input",
+    )
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object (a list for several)")
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..record import load, loads, replay, summary
+    from ..record import load_records, replay, summary
 
+    name = "stdin" if args.file == "-" else args.file
     try:
-        record = loads(sys.stdin.read()) if args.file == "-" else load(args.file)
-        state = replay(record)
+        records = load_records(_stdin() if args.file == "-" else args.file)
+        states = []
+        for i, record in enumerate(records):
+            try:
+                states.append(replay(record))
+            except RecordError as exc:
+                if len(records) == 1:
+                    raise
+                raise RecordError(f"records[{i}] (record {i + 1}): {exc}") from None
     except RecordError as exc:
-        name = "stdin" if args.file == "-" else args.file
-        message = " ".join(str(exc).split())  # always exactly one line
-        print(f"ginrummy replay: {name}: {message}", file=sys.stderr)
+        error("replay", f"{name}: {exc}")
         return EXIT_INVALID
-    out = summary(state)
+    outs = [summary(state) for state in states]
     if args.json:
-        print(json.dumps(out))
-    else:
-        print(render(out, state))
+        print(json.dumps(outs[0] if len(outs) == 1 else outs))
+        return 0
+    blocks = [render(out, state) for out, state in zip(outs, states, strict=True)]
+    if len(blocks) > 1:
+        blocks = [f"record {i} of {len(blocks)}\n{block}" for i, block in enumerate(blocks, 1)]
+    print(printable("\n\n".join(blocks)))
     return 0
 
 
 def render(out: dict[str, Any], state: Any) -> str:
     """The summary as a readable table, each hand followed by its explanation."""
-    names = [n if len(n) <= 12 else n[:11] + "." for n in state.players]
+    players = [printable(n) for n in state.players]
+    names = [n if len(n) <= 12 else n[:11] + "." for n in players]
     w = max(5, *(len(n) for n in names))
     block = len(names) * (w + 1) - 1
     counted = any("counted" in h for h in out["hands"])
@@ -60,7 +76,7 @@ def render(out: dict[str, Any], state: Any) -> str:
     n = len(out["hands"])
     status = "complete" if out["complete"] else "stopped inside a hand (a saved game)"
     lines = [
-        f"{out['variant']}: {' v '.join(state.players)}; {n} hand{'' if n == 1 else 's'}, {status}",
+        f"{out['variant']}: {' v '.join(players)}; {n} hand{'' if n == 1 else 's'}, {status}",
         "",
         row("", "", f"{'deadwood':^{block}}", f"{'points':^{block}}"),
         row("hand", "result", seats(names), seats(names), "counted"),
@@ -71,14 +87,27 @@ def render(out: dict[str, Any], state: Any) -> str:
             lines += [f"{'':6}{text}" for text in state.results[i].explanation]
     lines += ["", row("", "totals", "", seats(out["totals"]))]
     if "final" in out:
-        lines.append(row("", "+ bonuses", "", seats(out["final"])))
+        # The game's result: in Hollywood the three games settled, elsewhere the totals with the
+        # end-of-game bonuses (game, boxes, shutout) -- a total, not the bonuses themselves.
+        lines.append(row("", "final", "", seats(out["final"])))
     if "hollywood" in out:
         sheet = out["hollywood"]
         for g, (game, closed) in enumerate(zip(sheet["games"], sheet["closed"], strict=True), 1):
             lines.append(row("", f"game {g}", "closed" if closed else "open", seats(game)))
+    if "final" in out:
+        lines.append(
+            "final: the three games settled, each with its game and box bonuses (rule 1c.3)"
+            if "hollywood" in out
+            else "final: the totals with the end-of-game bonuses: game, boxes and shutout (rules 1.10, 2.7)"
+        )
     if out["game_over"]:
         winner = out["winner"]
-        lines.append("game over: " + ("a tie" if winner is None else f"{state.players[winner]} wins"))
+        lines.append("game over: " + ("a tie" if winner is None else f"{players[winner]} wins"))
     else:
         lines.append("game not over")
     return "\n".join(lines)
+
+
+def _stdin() -> Any:
+    """Standard input as bytes (its buffer), so that invalid UTF-8 is reported, not raised."""
+    return getattr(sys.stdin, "buffer", sys.stdin)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -66,6 +67,15 @@ def parse_options(text: str) -> dict[str, Any]:
     return out
 
 
+def worker_count(requested: int | None, jobs: int, backend: str = "process") -> int:
+    """How many worker processes to start: what was asked (default: every core), but never more
+    than there are deals (or games) to play, nor, for local processes, more than the cores."""
+    cores = os.cpu_count() or 1
+    wanted = cores if requested is None else requested
+    cap = jobs if backend == "ray" else min(jobs, cores)
+    return max(1, min(wanted, cap))
+
+
 def _nothing() -> None:
     return None
 
@@ -87,6 +97,9 @@ def run(args: argparse.Namespace) -> int:
             raise GinRummyError(f"unknown variant {variant!r}; choose one of {', '.join(SEATS)}")
         if args.agents:
             agents = tuple(a.strip() for a in args.agents.split(",") if a.strip())
+            for agent in agents:
+                if any(part.partition("=")[0].strip() == "seed" for part in agent.split(":")[1:]):
+                    raise GinRummyError(f"agent {agent!r}: the agents' seeds come from --seed, not an agent option")
         else:
             agents = ("greedy",) * (1 if variant in SOLO else SEATS[variant])
         job = SimJob(variant, agents, args.hands, args.seed, parse_options(args.options), args.exact, args.games)
@@ -97,12 +110,13 @@ def run(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 1:
         print("ginrummy simulate: --workers must be at least 1", file=sys.stderr)
         return 2
+    workers = worker_count(args.workers, job.hands, args.backend)
     progress: Progress | None = None
     finish: Callable[[], None] = _nothing
     if not args.no_progress:
         progress, finish = progress_printer(sys.stderr)
     try:
-        result = simulate(job, workers=args.workers, progress=progress, backend=args.backend)
+        result = simulate(job, workers=workers, progress=progress, backend=args.backend)
     finally:
         finish()
     if args.json:
