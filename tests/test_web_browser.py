@@ -539,3 +539,23 @@ def test_the_owner_deletes_a_saved_game(browser: Any, tmp_path: Path) -> None:
     finally:
         p.close()
         server.stop()
+
+
+def test_invitation_links_show_the_network_address(browser: Any, tmp_path: Path) -> None:
+    """Served on every interface and opened on this computer (127.0.0.1), the page puts the
+    network address in the links (here a documentation address, 192.0.2.10: only shown, never
+    contacted)."""
+    port = _free_port()
+    server = Server(tmp_path, port, any_address=True, invite_base=f"http://192.0.2.10:{port}")
+    p = Page(browser, f"http://127.0.0.1:{port}")
+    try:
+        p.goto("/")
+        p.page.wait_for_selector("#table-seat-2 option", state="attached")
+        p.page.select_option("#table-seat-2", "person")
+        p.page.click("#table-create")
+        link = p.page.input_value("#invite-link-1")
+        assert link.startswith(f"http://192.0.2.10:{port}/join/"), link
+        assert p.errors == []
+    finally:
+        p.close()
+        server.stop()

@@ -968,6 +968,8 @@ class TableManager:
         )
         table.replace_after = self.replace_after
         self.tables[game_id] = table
+        for seat in claimed:  # nobody is connected yet: the seats of friends may be given away in time
+            self._wake_creator(table, seat)
         self._warm(table)
         return table
 
@@ -1003,12 +1005,20 @@ class TableManager:
             now = table.last_seen = time.monotonic()
             if not conns and seat in table.claimed and seat not in table.away_since:
                 table.away_since[seat] = now
-                if table.kind == "table" and seat != table.creator:
-                    # tell the creator when the seat may be given away
-                    loop = asyncio.get_running_loop()
-                    table.wakeups[seat] = loop.call_later(table.replace_after + 0.05, table.broadcast)
+                self._wake_creator(table, seat)
             table.broadcast()
         self._evict_idle()
+
+    def _wake_creator(self, table: Table, seat: int) -> None:
+        """Send the creator a fresh state when ``seat`` (away) may be given away, so that the page
+        offers it without being asked."""
+        if table.kind != "table" or seat == table.creator:
+            return
+        old = table.wakeups.pop(seat, None)
+        if old is not None:
+            old.cancel()
+        delay = table.replace_after - (time.monotonic() - table.away_since.get(seat, time.monotonic()))
+        table.wakeups[seat] = asyncio.get_running_loop().call_later(max(0.0, delay) + 0.05, table.broadcast)
 
     # -- memory and expiry ------------------------------------------------------------------------
     def _idle(self, table: Table) -> bool:
