@@ -21,7 +21,29 @@ replaced on the next call.
 
 A file that is not a ginrummy database (another program's SQLite file, a text file, a damaged
 file) raises :class:`~ginrummy.errors.StoreError` and is left exactly as it was; only
-:meth:`Store.fresh` (the user said "start a new database") moves it aside.
+:meth:`Store.fresh` (the user said "start a new database") moves it aside.  A read-only directory
+or file is reported as read-only; ``Store(dir, read_only=True)`` (``stats``, ``export``) reads it.
+
+One game, one process.  A saved game is open in at most one process: :meth:`Store.open_game`
+(resuming) and :meth:`Store.save_game` take the game's lock, a row of the ``locks`` table written in
+the same transaction as the check, so two processes cannot both win it.  Another process gets
+:class:`GameInUse`, which says where the game is open (the front end, the process, the computer,
+since when); its saves and deletes of that game are refused too, so the last writer never wins.
+The lock ends with :meth:`Store.release_game`, when the game is finished or deleted, or when its
+process dies.  What is guaranteed:
+
+- On one machine (same host name, boot and pid namespace, and Linux's /proc), a lock whose process
+  is gone is free at once, and a pid reused by another process does not keep it (the lock records
+  the process's start time).  A live owner keeps its lock however long it waits for input, even
+  stopped (Ctrl-Z).
+- Elsewhere (another computer or container sharing the directory, or no /proc to ask), the owner
+  renews its locks every :data:`LEASE_SECONDS` / 4 from a background thread, and a lock not renewed
+  for :data:`LEASE_SECONDS` is free.  This assumes clocks agree to well within that time, and an
+  owner that was stopped longer than that finds its lock taken: its next save is refused (nothing
+  lost, nothing overwritten).  SQLite's WAL mode itself needs every process on one machine (shared
+  memory), so a directory shared over a network file system is not supported for playing.
+
+Finished games are never resumed: a game in the history cannot be saved as unfinished again.
 
 >>> import tempfile
 >>> from ginrummy.session import Session
@@ -41,6 +63,7 @@ import json
 import logging
 import os
 import secrets
+import socket
 import sqlite3
 import threading
 import time
@@ -57,7 +80,18 @@ from .errors import GinRummyError, StoreError
 if TYPE_CHECKING:
     from .session import Session
 
-__all__ = ["DB_NAME", "SCHEMA_VERSION", "FinishedGame", "SavedGame", "Store", "default_data_dir", "new_game_id"]
+__all__ = [
+    "DB_NAME",
+    "LEASE_SECONDS",
+    "SCHEMA_VERSION",
+    "FinishedGame",
+    "GameInUse",
+    "GameLock",
+    "SavedGame",
+    "Store",
+    "default_data_dir",
+    "new_game_id",
+]
 
 DB_NAME = "ginrummy.sqlite3"
 SCHEMA_VERSION = 1
@@ -96,6 +130,17 @@ CREATE TABLE IF NOT EXISTS finished (
     analysis TEXT
 );
 CREATE INDEX IF NOT EXISTS finished_by_variant ON finished (variant, finished_at);
+CREATE TABLE IF NOT EXISTS locks (
+    game_id TEXT PRIMARY KEY,
+    token TEXT NOT NULL,
+    front_end TEXT NOT NULL,
+    host TEXT NOT NULL,
+    machine TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    started TEXT NOT NULL,
+    since REAL NOT NULL,
+    renewed REAL NOT NULL
+);
 """
 
 
@@ -167,6 +212,151 @@ def _when(value: Any, name: str) -> str:
         raise _BadValue(f"{name} is not a time") from None
 
 
+# -- one game, one process -------------------------------------------------------------------------
+LEASE_SECONDS = 120.0
+"""A lock of another computer (or container, or boot) that has not been renewed for this long is
+stale.  Holders renew theirs every quarter of it (:func:`_heartbeat`)."""
+
+
+@dataclass(frozen=True)
+class _Process:
+    """Who holds a lock: a token unique to this process, the host name, the machine (host, boot
+    and pid namespace: where a pid means the same process), the pid and its start time."""
+
+    token: str
+    host: str
+    machine: str
+    pid: int
+    started: str
+
+
+_ME: _Process | None = None
+
+
+def _me() -> _Process:
+    """This process (recomputed in a forked child, which is another process with its own locks)."""
+    global _ME
+    pid = os.getpid()
+    if _ME is None or _ME.pid != pid:
+        host = socket.gethostname()
+        _ME = _Process(secrets.token_hex(8), host, _machine(host), pid, _started(pid) or "")
+    return _ME
+
+
+def _machine(host: str) -> str:
+    """``host|boot id|pid namespace``: two processes see each other's pids only when all three are
+    equal.  Without /proc (macOS, Windows) the last two are empty."""
+    try:
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        boot = ""
+    try:
+        ns = os.readlink("/proc/self/ns/pid")
+    except (OSError, AttributeError):
+        ns = ""
+    return f"{host}|{boot}|{ns}"
+
+
+def _started(pid: int) -> str | None:
+    """The start time of process ``pid`` (Linux: clock ticks after boot, from /proc), which tells a
+    reused pid from the process that took a lock; ``""`` when this system cannot tell, None when
+    there is no such process."""
+    try:
+        data = Path(f"/proc/{pid}/stat").read_bytes()
+    except FileNotFoundError:
+        return None if Path("/proc/self/stat").exists() else ""
+    except OSError:
+        return ""
+    fields = data.rsplit(b")", 1)[-1].split()  # the name in parentheses may hold spaces
+    return fields[19].decode() if len(fields) > 19 else ""
+
+
+def _alive(token: str, machine: str, pid: int, started: str, renewed: float, now: float) -> bool:
+    """Whether the process that took a lock still holds it.  On this machine (same host, boot and
+    pid namespace, known through /proc) the pid must be running and have started when the lock's
+    owner did, so a dead owner's lock is free at once and a reused pid does not keep it.  Anywhere
+    else (another computer sharing the directory, another container) the owner must have renewed
+    it within :data:`LEASE_SECONDS`."""
+    me = _me()
+    if token == me.token:
+        return True
+    if machine == me.machine and not machine.endswith("||"):
+        now_started = _started(pid)
+        if now_started is None:
+            return False  # no such process: it died without releasing
+        if started and now_started:
+            return now_started == started  # a different start time: the pid was reused
+    elif machine == me.machine and os.name == "posix":  # this host, no /proc: the pid, then the lease
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except OSError:
+            pass  # it exists (another user's process)
+    return now - renewed < LEASE_SECONDS
+
+
+@dataclass(frozen=True)
+class GameLock:
+    """Where a game is open: the front end, the process and since when."""
+
+    game_id: str
+    front_end: str
+    host: str
+    pid: int
+    since: float
+    here: bool  # on this computer
+
+    def where(self) -> str:
+        """``play --plain (process 1234 on this computer) since 2026-01-02 14:05``."""
+        place = "on this computer" if self.here else f"on {self.host}"
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.since))
+        return f"{self.front_end} (process {self.pid} {place}) since {when}"
+
+
+class GameInUse(StoreError):
+    """The game is open in another process: it may be played in one place at a time."""
+
+    def __init__(self, lock: GameLock) -> None:
+        self.lock = lock
+        super().__init__(
+            f"game {lock.game_id} is open in {lock.where()}; a game is played in one place at a time: "
+            "finish or quit it there, or choose another game"
+        )
+
+
+_LOCK_COLUMNS = "token, machine, pid, started, renewed, front_end, host, pid, since"
+
+
+def _other_holder(game_id: str, row: tuple[Any, ...] | None, now: float) -> GameLock | None:
+    """The live holder of a lock row (:data:`_LOCK_COLUMNS`) if it is another process, else None."""
+    if row is None or row[0] == _me().token:
+        return None
+    if not _alive(str(row[0]), str(row[1]), int(row[2]), str(row[3]), float(row[4]), now):
+        return None
+    return GameLock(game_id, str(row[5]), str(row[6]), int(row[7]), float(row[8]), row[6] == _me().host)
+
+
+def _heartbeat(ref: weakref.ref[Store]) -> None:
+    """A daemon thread per Store that holds locks: renews them every quarter lease, and ends when
+    the Store holds none (or is gone)."""
+    while True:
+        time.sleep(LEASE_SECONDS / 4)
+        store = ref()
+        if store is None:
+            return
+        with store._held_guard:
+            held = sorted(store._held) if store._held_pid == os.getpid() else []
+            if not held:
+                store._beat = None
+                return
+        try:
+            store._renew(held)
+        except StoreError as exc:
+            _log.warning("could not renew the locks of %s: %s", held, exc)
+        del store
+
+
 @dataclass(frozen=True)
 class SavedGame:
     """An unfinished game that can be resumed."""
@@ -178,6 +368,7 @@ class SavedGame:
     updated_at: str  # ISO 8601, UTC
     hand_number: int
     totals: list[int]
+    open_in: str | None = None  # where another process has it open ("play --plain (process 12 ...)")
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -215,8 +406,19 @@ class FinishedGame:
 class Store:
     """The saved-games database.  See the module documentation."""
 
-    def __init__(self, data_dir: str | os.PathLike[str] | None = None, *, read_only: bool = False) -> None:
+    def __init__(
+        self,
+        data_dir: str | os.PathLike[str] | None = None,
+        *,
+        read_only: bool = False,
+        front_end: str = "a ginrummy program",
+    ) -> None:
         self.data_dir = _resolve(data_dir)
+        self.front_end = front_end  # named to whoever finds a game of ours open: "play --plain"
+        self._held: set[str] = set()  # games this Store locked (in this process)
+        self._held_pid = os.getpid()
+        self._held_guard = threading.Lock()
+        self._beat: threading.Thread | None = None
         self.path = self.data_dir / DB_NAME
         self.read_only = read_only
         self._uri: str | None = None  # read-only: the URI every connection opens
@@ -236,13 +438,13 @@ class Store:
         self._init_schema()
 
     @classmethod
-    def fresh(cls, data_dir: str | os.PathLike[str] | None = None) -> Store:
+    def fresh(cls, data_dir: str | os.PathLike[str] | None = None, *, front_end: str = "a ginrummy program") -> Store:
         """Start a new database: a bad file (and its -wal/-shm companions) is moved aside to
         ``ginrummy.sqlite3.bad-<timestamp>``, then a new database is created.  A good database is
         kept as it is.  A read-only directory is reported as such (nothing can be moved there)."""
         directory = _resolve(data_dir)
         try:
-            return cls(directory)
+            return cls(directory, front_end=front_end)
         except StoreError:
             pass
         path = directory / DB_NAME
@@ -268,7 +470,7 @@ class Store:
                 with contextlib.suppress(OSError):
                     os.replace(dst, src)
             raise StoreError(f"cannot move the database {path} aside: {exc.strerror}") from None
-        return cls(directory)
+        return cls(directory, front_end=front_end)
 
     # -- read-only directories --------------------------------------------------------------------
     def _unwritable(self) -> str | None:
@@ -296,18 +498,10 @@ class Store:
             return
         if p.is_dir():
             raise StoreError(f"{p} is a directory, not a ginrummy database")
-        try:
-            with open(p, "rb") as f:
-                head = f.read(len(_SQLITE_HEADER))
-        except OSError as exc:
-            raise StoreError(f"cannot read the database {p}: {exc.strerror}") from None
-        if not head:
-            return  # an empty file: SQLite treats it as a new database
-        if head != _SQLITE_HEADER:
-            raise StoreError(
-                f"{p} is not a ginrummy database (not an SQLite file); it was left untouched. "
-                "Move it away, or start a new database (ginrummy play --new-database)."
-            )
+        # Only SQLite opens the file while it may be in use: closing any other descriptor of it
+        # would drop every POSIX lock this process holds on it (another Store's connections), and
+        # another process could then delete the WAL under them.  Its header is read only once
+        # SQLite has refused the file.
         conn, rows = self._open_read_only(p)
         try:
             if [r[0] for r in rows] != ["ok"]:
@@ -374,6 +568,16 @@ class Store:
             return conn, rows
         if isinstance(last, sqlite3.OperationalError) and "unable to open" in str(last):
             raise StoreError(f"cannot open the database {p}: {last}")
+        try:
+            with open(p, "rb") as f:
+                head = f.read(len(_SQLITE_HEADER))
+        except OSError as exc:
+            raise StoreError(f"cannot read the database {p}: {exc.strerror}") from None
+        if head != _SQLITE_HEADER:
+            raise StoreError(
+                f"{p} is not a ginrummy database (not an SQLite file); it was left untouched. "
+                "Move it away, or start a new database (ginrummy play --new-database)."
+            )
         raise StoreError(
             f"the database {p} is damaged ({last}); it was left untouched. "
             "Start a new database (ginrummy play --new-database) to move it aside."
@@ -475,7 +679,9 @@ class Store:
     # -- saved games ------------------------------------------------------------------------------
     def save_game(self, game_id: str, session: Session) -> None:
         """Save ``session`` under ``game_id`` (one atomic transaction).  A game that is over is
-        filed in the history at once (:meth:`finish_game` may be called later to add analysis)."""
+        filed in the history at once (:meth:`finish_game` may be called later to add analysis).
+        Saving takes the game's lock for this process (:meth:`lock_game`): :class:`GameInUse` if
+        another live process has it open; a finished game is never saved as unfinished again."""
         state = session.state
         if state.game_over:
             self.finish_game(game_id, session)
@@ -483,6 +689,9 @@ class Store:
         data = json.dumps(session.to_json(), separators=(",", ":"))
         now = time.time()
         with self._tx(write=True) as c:
+            if c.execute("SELECT 1 FROM finished WHERE id = ?", (game_id,)).fetchone() is not None:
+                raise StoreError(f"game {game_id} is over and filed in your history: it cannot be played on")
+            self._claim(c, game_id)
             c.execute(
                 """INSERT INTO games (id, variant, players, seats, created_at, updated_at, hand_number, totals, session)
                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -514,11 +723,10 @@ class Store:
             now = s.to_json()
             try:
                 self.save_game(game_id, s)
-            except StoreError as exc:
+            except StoreError as exc:  # GameInUse stays a GameInUse
                 _restore(s, last)
-                raise StoreError(
-                    f"the game could not be saved ({exc}); nothing changed: the action was undone"
-                ) from None
+                exc.args = (f"the game could not be saved ({exc}); nothing changed: the action was undone",)
+                raise
             last = now
 
         session.on_change = save
@@ -536,18 +744,127 @@ class Store:
         except (GinRummyError, ValueError, KeyError, TypeError) as exc:
             raise StoreError(f"saved game {game_id} cannot be resumed: {exc}") from None
 
+    # -- one game, one process --------------------------------------------------------------------
+    def open_game(self, game_id: str) -> Session | None:
+        """Lock the saved game ``game_id`` for this process and load it.  :class:`GameInUse` (which
+        says where and since when) if another live process has it open; None, and no lock, if there
+        is no such saved game (finished games are not saved games)."""
+        from .session import Session
+
+        with self._tx(write=True) as c:
+            row = c.execute(
+                "SELECT session FROM games WHERE id = ? AND id NOT IN (SELECT id FROM finished)", (game_id,)
+            ).fetchone()
+            if row is not None:
+                self._claim(c, game_id)
+        if row is None:
+            return None
+        try:
+            return Session.from_json(json.loads(row[0]))
+        except (GinRummyError, ValueError, KeyError, TypeError, RecursionError) as exc:
+            self.release_game(game_id)
+            raise StoreError(f"saved game {game_id} cannot be resumed: {exc}") from None
+
+    def lock_game(self, game_id: str) -> None:
+        """Hold ``game_id`` for this process (again: it is re-entrant): :class:`GameInUse` if another
+        live process has it open.  The lock ends with :meth:`release_game`, when the game is
+        finished or deleted, or when this process dies (see :func:`_alive`)."""
+        with self._tx(write=True) as c:
+            self._claim(c, game_id)
+
+    def lock_of(self, game_id: str) -> GameLock | None:
+        """Where another live process has ``game_id`` open, or None."""
+        if not self._has("locks"):
+            return None
+        with self._tx() as c:
+            row = c.execute(f"SELECT {_LOCK_COLUMNS} FROM locks WHERE game_id = ?", (game_id,)).fetchone()
+        return _other_holder(game_id, row, time.time())
+
+    def release_game(self, game_id: str) -> None:
+        """Let other processes open ``game_id`` (if this process holds it).  Never raises: a lock
+        that cannot be removed now is free when this process ends."""
+        self._unhold(game_id)
+        if self.read_only:
+            return
+        try:
+            with self._tx(write=True) as c:
+                c.execute("DELETE FROM locks WHERE game_id = ? AND token = ?", (game_id, _me().token))
+        except StoreError as exc:
+            _log.warning("could not release game %s: %s", game_id, exc)
+
+    def release_all(self) -> None:
+        """Release every game this Store holds (a server shutting down)."""
+        with self._held_guard:
+            held = sorted(self._held) if self._held_pid == os.getpid() else []
+        for game_id in held:
+            self.release_game(game_id)
+
+    def _claim(self, c: sqlite3.Connection, game_id: str, *, take: bool = True) -> None:
+        """In a write transaction: :class:`GameInUse` if another live process holds ``game_id``;
+        else, with ``take``, hold it (a dead owner's lock is taken over)."""
+        me = _me()
+        now = time.time()
+        row = c.execute(f"SELECT {_LOCK_COLUMNS} FROM locks WHERE game_id = ?", (game_id,)).fetchone()
+        holder = _other_holder(game_id, row, now)
+        if holder is not None:
+            raise GameInUse(holder)
+        if not take:
+            return
+        if row is not None and row[0] == me.token:
+            c.execute("UPDATE locks SET renewed = ? WHERE game_id = ?", (now, game_id))
+        else:
+            c.execute(
+                "INSERT OR REPLACE INTO locks (game_id, token, front_end, host, machine, pid, started, since, renewed)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, me.token, self.front_end, me.host, me.machine, me.pid, me.started, now, now),
+            )
+        self._hold(game_id)
+
+    def _hold(self, game_id: str) -> None:
+        with self._held_guard:
+            if self._held_pid != os.getpid():  # a forked child: the parent's locks are not ours
+                self._held, self._held_pid, self._beat = set(), os.getpid(), None
+            self._held.add(game_id)
+            if self._beat is None:
+                self._beat = threading.Thread(
+                    target=_heartbeat, args=(weakref.ref(self),), name="ginrummy-lock-heartbeat", daemon=True
+                )
+                self._beat.start()
+
+    def _unhold(self, game_id: str) -> None:
+        with self._held_guard:
+            self._held.discard(game_id)
+
+    def _renew(self, held: list[str]) -> None:
+        with self._tx(write=True) as c:
+            c.executemany(
+                "UPDATE locks SET renewed = ? WHERE game_id = ? AND token = ?",
+                [(time.time(), g, _me().token) for g in held],
+            )
+
     def saved_games(self, problems: list[str] | None = None) -> list[SavedGame]:
-        """Unfinished games, the most recently played first.  A row whose values are damaged is
-        skipped and described in ``problems`` (or logged)."""
+        """Unfinished games, the most recently played first, each with ``open_in`` saying where
+        another process has it open (None if nobody else does).  A finished game is never listed.
+        A row whose values are damaged is skipped and described in ``problems`` (or logged)."""
         if not self._has("games"):
             return []
+        locks = self._has("locks")
         with self._tx() as c:
             rows = c.execute(
-                "SELECT id, variant, players, seats, updated_at, hand_number, totals, rowid FROM games "
-                "ORDER BY updated_at DESC, rowid DESC"
+                "SELECT g.id, g.variant, g.players, g.seats, g.updated_at, g.hand_number, g.totals, g.rowid, "
+                + (
+                    "l.token, l.machine, l.pid, l.started, l.renewed, l.front_end, l.host, l.pid, l.since "
+                    "FROM games g LEFT JOIN locks l ON l.game_id = g.id "
+                    if locks
+                    else "NULL FROM games g "
+                )
+                + "WHERE g.id NOT IN (SELECT id FROM finished) ORDER BY g.updated_at DESC, g.rowid DESC"
             ).fetchall()
         out = []
+        now = time.time()
         for r in rows:
+            holder = _other_holder(r[0], r[8:] if locks and r[8] is not None else None, now)
+            open_in = None if holder is None else holder.where()
             try:
                 out.append(
                     SavedGame(
@@ -558,6 +875,7 @@ class Store:
                         _when(r[4], "updated_at"),
                         _integer(r[5], "hand_number"),
                         _json_list(r[6], "totals", int),
+                        open_in,
                     )
                 )
             except _BadValue as exc:
@@ -565,9 +883,12 @@ class Store:
         return out
 
     def delete_game(self, game_id: str) -> None:
-        """Forget a saved (unfinished) game."""
+        """Forget a saved (unfinished) game (:class:`GameInUse` if another process has it open)."""
         with self._tx(write=True) as c:
+            self._claim(c, game_id, take=False)
             c.execute("DELETE FROM games WHERE id = ?", (game_id,))
+            c.execute("DELETE FROM locks WHERE game_id = ?", (game_id,))
+        self._unhold(game_id)
 
     # -- history ----------------------------------------------------------------------------------
     def finish_game(self, game_id: str, session: Session, analysis: dict[str, Any] | None = None) -> None:
@@ -582,6 +903,7 @@ class Store:
         accuracy = _accuracy(analysis)
         now = time.time()
         with self._tx(write=True) as c:
+            self._claim(c, game_id, take=False)
             row = c.execute("SELECT created_at FROM games WHERE id = ?", (game_id,)).fetchone()
             old = c.execute("SELECT started_at FROM finished WHERE id = ?", (game_id,)).fetchone()
             started = row[0] if row else old[0] if old else now
@@ -609,6 +931,8 @@ class Store:
                 ),
             )
             c.execute("DELETE FROM games WHERE id = ?", (game_id,))
+            c.execute("DELETE FROM locks WHERE game_id = ?", (game_id,))  # a finished game is not open anywhere
+        self._unhold(game_id)
 
     def history(self, variant: str | None = None, problems: list[str] | None = None) -> list[FinishedGame]:
         """Finished games, oldest first (optionally of one variant).  A row whose values are damaged

@@ -86,35 +86,48 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_plain(args: argparse.Namespace, data_dir: str | None) -> int:
     from ..plain import PlainGame, make_session
-    from ..store import Store, new_game_id
+    from ..store import GameInUse, Store, new_game_id
 
     try:
-        store = Store.fresh(data_dir) if args.new_database else Store(data_dir)
+        where = "play --plain"  # named to anyone who finds a game open here
+        store = Store.fresh(data_dir, front_end=where) if args.new_database else Store(data_dir, front_end=where)
     except StoreError as exc:
         print(f"ginrummy play: {exc}", file=sys.stderr)
         return 2
+    game_id = None
     try:
         session = None
-        game_id = None
         if not args.new:
             saved = [g for g in store.saved_games() if args.variant is None or g.variant == args.variant]
             if args.resume:
-                saved = [g for g in saved if g.id == args.resume]
-                if not saved:
+                wanted = [g for g in saved if g.id == args.resume]
+                if not wanted:
                     print(f"ginrummy play: no saved game {args.resume!r} (see ginrummy play --plain)", file=sys.stderr)
                     return 2
-            if saved:
-                g = saved[0]
+                if wanted[0].open_in:  # one game, one process: name where it is, offer the others
+                    print(f"ginrummy play: {_in_use(wanted[0].id, wanted[0].open_in, saved)}", file=sys.stderr)
+                    return 2
+                saved = wanted
+            for g in saved:
+                if g.open_in and args.resume is None:
+                    print(f"The saved {g.variant} game {g.id} is open in {g.open_in}: not resuming it here.")
+            free = [g for g in saved if not g.open_in]
+            if free:
+                g = free[0]
+                resume = True
                 if args.resume is None and sys.stdin.isatty():
                     answer = input(
                         f"Resume the saved {g.variant} game {g.id} (hand {g.hand_number}, totals {g.totals})? [Y/n] "
                     )
-                    if answer.strip().lower() in ("n", "no"):
-                        g = None  # type: ignore[assignment]
+                    resume = answer.strip().lower() not in ("n", "no")
                 elif args.resume is None:
                     print(f"Resuming the saved {g.variant} game {g.id} (use --new for a new game).")
-                if g is not None:
-                    session = store.load_game(g.id)
+                if resume:
+                    try:
+                        session = store.open_game(g.id)  # locks it: no other process can resume it now
+                    except GameInUse as exc:  # opened elsewhere a moment ago
+                        print(f"ginrummy play: {exc}", file=sys.stderr)
+                        return 2
                     game_id = g.id
         if session is None:
             variant = args.variant or "classic"
@@ -126,7 +139,7 @@ def _run_plain(args: argparse.Namespace, data_dir: str | None) -> int:
                 deal_seed=args.seed,
             )
             game_id = new_game_id()
-            store.save_game(game_id, session)
+            store.save_game(game_id, session)  # saving takes the lock
         return PlainGame(session, store, game_id, analyse=not args.no_analysis).run()
     except StoreError as exc:
         print(f"ginrummy play: {exc}", file=sys.stderr)
@@ -134,3 +147,17 @@ def _run_plain(args: argparse.Namespace, data_dir: str | None) -> int:
     except GinRummyError as exc:
         print(f"ginrummy play: {exc}", file=sys.stderr)
         return 2
+    finally:
+        if game_id is not None:
+            store.release_game(game_id)  # open to others again (a killed process frees it too)
+
+
+def _in_use(game_id: str, where: str, saved: list[Any]) -> str:
+    """One line: where the game is open, and the other games that can be resumed."""
+    others = [g.id for g in saved if g.id != game_id and not g.open_in]
+    choice = (
+        f"resume another one (--resume {' or --resume '.join(others[:3])}) or start a new one (--new)"
+        if others
+        else "start a new one (--new)"
+    )
+    return f"game {game_id} is open in {where}; a game is played in one place at a time: {choice}"

@@ -89,7 +89,12 @@ class GinRummyApp(App[int]):
             self.store = self._given_store
         else:
             try:
-                self.store = Store.fresh(self.data_dir) if self.new_database else Store(self.data_dir)
+                where = "the terminal app"  # named to anyone who finds a game open here
+                self.store = (
+                    Store.fresh(self.data_dir, front_end=where)
+                    if self.new_database
+                    else Store(self.data_dir, front_end=where)
+                )
             except StoreError as exc:
                 self.store_error = str(exc)
                 self.push_screen(StoreErrorScreen(str(exc)))
@@ -110,7 +115,7 @@ class GinRummyApp(App[int]):
     def start_new_database(self) -> None:
         """The person chose to start a new database: move the bad file aside."""
         try:
-            self.store = Store.fresh(self.data_dir)
+            self.store = Store.fresh(self.data_dir, front_end="the terminal app")
         except StoreError as exc:
             self.notify(str(exc), severity="error", timeout=15)
             return
@@ -143,7 +148,7 @@ class GinRummyApp(App[int]):
         if self.store is None:
             return None
         try:
-            session = self.store.load_game(game_id)
+            session = self.store.open_game(game_id)  # locks it: GameInUse says where it is open
         except StoreError as exc:
             self.notify(str(exc), title="Cannot resume", severity="error", timeout=10)
             return None

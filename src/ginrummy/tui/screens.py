@@ -201,7 +201,7 @@ class StartScreen(Screen[None]):
             saved_list.add_option(
                 Option(
                     f"{g.variant}: {names} · hand {g.hand_number} · {totals} · "
-                    f"{g.updated_at[:16].replace('T', ' ')} UTC",
+                    f"{g.updated_at[:16].replace('T', ' ')} UTC" + (f" · open in {g.open_in}" if g.open_in else ""),
                     id=g.id,
                 )
             )
@@ -365,7 +365,8 @@ class StartScreen(Screen[None]):
         store = _app(self).store
         games = store.saved_games() if store else []
         if games:
-            _app(self).resume_game(games[0].id)
+            free = [g for g in games if not g.open_in]  # the newest not open in another program
+            _app(self).resume_game((free or games)[0].id)
         else:
             self.notify("No saved game to resume.")
 
@@ -380,7 +381,11 @@ class StartScreen(Screen[None]):
             return
         game_id = saved.get_option_at_index(saved.highlighted).id
         if game_id:
-            store.delete_game(game_id)
+            try:
+                store.delete_game(game_id)
+            except StoreError as exc:  # open in another program, or the disk failed
+                self.notify(str(exc), title="Not deleted", severity="error", timeout=10)
+                return
             self.notify("The saved game was deleted.")
             self.refresh_saved()
 
@@ -1183,6 +1188,9 @@ class GameScreen(Screen[None]):
             self._timer.stop()
             self._timer = None
         self.session.on_change = None
+        store = _app(self).store
+        if store is not None:
+            store.release_game(self.game_id)  # saved and closed here: it may be opened elsewhere now
         _app(self).leave_game()
 
     @on(HandView.Clicked)

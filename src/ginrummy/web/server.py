@@ -335,7 +335,7 @@ def create_app(
     each client; ``replace_after`` is how long a friend may be away before the table's creator
     may give the seat away; ``deal_seed`` makes every deal predictable (tests only)."""
     if store is None:
-        store = Store(data_dir)
+        store = Store(data_dir, front_end="the browser app (ginrummy serve)")
     quotas = quotas or Quotas()
     manager = TableManager(
         store,

@@ -39,7 +39,7 @@ from ..engine import SOLO
 from ..errors import GinRummyError, IllegalAction, StoreError
 from ..names import BadName, distinct_name, safe_display_name
 from ..session import HUMAN, Session
-from ..store import Store, new_game_id
+from ..store import GameInUse, Store, new_game_id
 from .protocol import TABLE_VARIANTS, ProtocolError
 
 if TYPE_CHECKING:
@@ -665,6 +665,7 @@ class TableManager:
         self.deal_seed = deal_seed  # tests: every game's deals follow from this seed (never in real play)
         self._games_made = 0
         self._sweeper: asyncio.Task[None] | None = None
+        self._releasing: dict[str, asyncio.Future[None]] = {}  # game locks being given up
 
     async def start(self) -> None:
         self.tables.clear()  # tables belong to one event loop; they reload from the store on demand
@@ -685,6 +686,9 @@ class TableManager:
             for handle in table.wakeups.values():
                 handle.cancel()
         await self.saver.stop()
+        for pending in list(self._releasing.values()):
+            await pending
+        await asyncio.to_thread(self.store.release_all)  # other programs may open these games now
         await asyncio.to_thread(self.thinker.stop)  # every worker process joined before we return
 
     # -- creating ---------------------------------------------------------------------------------
@@ -924,7 +928,19 @@ class TableManager:
             table.driver.cancel()
         for handle in table.wakeups.values():
             handle.cancel()
-        self.tables.pop(table.game_id, None)
+        if self.tables.pop(table.game_id, None) is table:
+            self._release(table.game_id)
+
+    def _release(self, game_id: str) -> None:
+        """Let other programs open ``game_id`` (its table left memory); :meth:`_load` waits for this."""
+        done = asyncio.ensure_future(asyncio.to_thread(self.store.release_game, game_id))
+        self._releasing[game_id] = done
+
+        def finished(f: asyncio.Future[None]) -> None:
+            if self._releasing.get(game_id) is f:
+                del self._releasing[game_id]
+
+        done.add_done_callback(finished)
 
     # -- attaching --------------------------------------------------------------------------------
     async def attach_token(self, game_id: str, token: str) -> tuple[Table, int]:
@@ -935,13 +951,20 @@ class TableManager:
         return table, seat
 
     async def _load(self, game_id: str) -> Table | None:
-        """The table of ``game_id``, from memory or from the store (after a restart)."""
+        """The table of ``game_id``, from memory or from the store (after a restart, or after
+        everyone left it).  Loading locks the game for this server: ``game_in_use`` if another
+        program (the terminal app, plain mode, another server) has it open."""
+        pending = self._releasing.get(game_id)
+        if pending is not None:
+            await pending  # the lock being given up: take it again after that
         table = self.tables.get(game_id)
         if table is not None:
             return table
         info = self.book.game(game_id)
         try:
-            session = await asyncio.to_thread(self.store.load_game, game_id)
+            session = await asyncio.to_thread(self.store.open_game, game_id)
+        except GameInUse as exc:
+            raise ProtocolError("game_in_use", str(exc)) from None
         except StoreError as exc:
             log.error("cannot load game %s: %s", game_id, exc)
             return None
@@ -962,7 +985,11 @@ class TableManager:
             for seat, seat_kind in enumerate(session.seats):  # a table of an older version: one code per seat
                 if seat_kind == HUMAN and seat not in claimed and seat not in invites:
                     invites[seat] = self.book.issue_invite(game_id, seat)
-        self._make_room()
+        try:
+            self._make_room()
+        except ProtocolError:
+            self._release(game_id)  # not kept here after all: others may open it
+            raise
         table = Table(
             game_id, session, kind=kind, hints=hints, claimed=claimed, invites=invites, ready=self.book.ready(game_id)
         )
@@ -1007,6 +1034,17 @@ class TableManager:
                 table.away_since[seat] = now
                 self._wake_creator(table, seat)
             table.broadcast()
+        if not any(table.conns.values()):
+            # Everyone left: once the computers have moved and the game is written, close it here
+            # so that another program may open it (one game, one process); it reloads from the
+            # store when someone comes back.
+            if table.driver is not None:
+                await asyncio.wait([table.driver])
+            saver = self.saver._task
+            if saver is not None and not saver.done():
+                await self.saver.flush()
+                if self._idle(table) and self.tables.get(table.game_id) is table:
+                    self._drop(table)
         self._evict_idle()
 
     def _wake_creator(self, table: Table, seat: int) -> None:
@@ -1060,7 +1098,10 @@ class TableManager:
                 continue
             if table is not None:
                 self._drop(table)
-            await asyncio.to_thread(self.store.delete_game, game_id)
+            try:
+                await asyncio.to_thread(self.store.delete_game, game_id)
+            except GameInUse:  # taken up in another program meanwhile: it is that program's now
+                continue
             self.book.forget(game_id)
             deleted.append(game_id)
         if deleted:
