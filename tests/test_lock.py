@@ -197,8 +197,8 @@ def test_the_terminal_app_does_not_resume_a_game_open_elsewhere(tmp_path: Path) 
     from ginrummy.tui.screens import GameScreen, StartScreen
 
     store = Store(tmp_path)
-    store.save_game("busy", _game(1))
     store.save_game("free", _game(2))
+    store.save_game("busy", _game(1))  # the newest
     store.release_all()
     _forge(tmp_path, "busy", front_end="the browser app (ginrummy serve)")
 
@@ -339,3 +339,19 @@ def test_a_finished_game_is_never_offered_or_saved_again(tmp_path: Path) -> None
     assert [g.id for g in store.history()] == ["g"]
     refused = _cli(tmp_path, "--resume", "g")
     assert refused.returncode == 2 and "no saved game 'g'" in refused.stderr
+
+
+def test_the_owner_cannot_delete_a_game_open_in_another_program(tmp_path: Path) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    from ginrummy.web import create_app
+    from test_web import BASE, LOCAL
+
+    data = tmp_path / "data"
+    Store(data).save_game("20250101-000000-aaaaaa", _game(9))
+    _forge(data, "20250101-000000-aaaaaa")
+    with TestClient(create_app(data, computer_delay=0), client=LOCAL, base_url=BASE) as tc:
+        r = tc.delete("/api/saved/20250101-000000-aaaaaa", headers={"host": BASE.split("//")[1]})
+    assert r.status_code == 409 and "open in play --plain (process 4242 on elsewhere)" in r.json()["error"]
+    assert [g.id for g in Store(data).saved_games()] == ["20250101-000000-aaaaaa"]

@@ -919,7 +919,10 @@ class TableManager:
         if table is not None:
             self._drop(table)
         self.saver.dirty.pop(game_id, None)
-        await asyncio.to_thread(self.store.delete_game, game_id)
+        try:
+            await asyncio.to_thread(self.store.delete_game, game_id)
+        except GameInUse as exc:  # open in the terminal app, plain mode or another server
+            raise ProtocolError("game_in_use", str(exc)) from None
         self.book.forget(game_id)
         return exists
 
