@@ -368,3 +368,16 @@ def test_the_guard_in_a_real_process(tmp_path: Path) -> None:
         timeout=60,
     )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+def test_an_ascii_terminal_gets_escapes_not_a_crash(tmp_path: Path) -> None:
+    rec = played().to_record()
+    rec["players"] = ["Zoë", "Bob"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "ginrummy.cli", "replay", write(tmp_path, rec)],
+        capture_output=True,
+        env={**ENV, "PYTHONIOENCODING": "ascii"},
+        timeout=60,
+    )
+    assert proc.returncode == 0 and proc.stderr == b""
+    assert proc.stdout.decode("ascii").startswith("classic: Zo\\xeb v Bob;")

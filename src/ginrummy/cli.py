@@ -8,6 +8,7 @@ Each sub-command lives in ``ginrummy.commands.<name>`` with ``add_arguments(pars
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
@@ -80,6 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if argv is None:
             argv = sys.argv[1:]
         command = next((f"ginrummy {a}" for a in argv if a in COMMANDS), "ginrummy")
+        _lenient_stdout()
         return _main(argv)
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
@@ -103,6 +105,15 @@ def _one_line(text: str) -> str:
     from .commands import one_line
 
     return one_line(text)
+
+
+def _lenient_stdout() -> None:
+    """Text the terminal's encoding cannot show (a name in a record, on an ASCII terminal) is
+    written as a backslash escape rather than failing the command."""
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None and getattr(sys.stdout, "errors", "strict") == "strict":
+        with contextlib.suppress(ValueError, OSError):  # a closed or detached stream
+            reconfigure(errors="backslashreplace")
 
 
 def _quiet_stdout() -> None:

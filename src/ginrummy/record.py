@@ -327,8 +327,6 @@ def _check_hand(number: int, hand: Any) -> CheckedHand:
     if commitment is not None and not isinstance(commitment, str):
         raise RecordError(f"{where}.commitment: must be a string, got {_show(commitment)}")
     actions = hand.get("actions", [])
-    if actions is None:
-        actions = []
     if not isinstance(actions, list):
         raise RecordError(f"{where}.actions: must be a list of action strings, got {_show(actions)}")
     for i, text in enumerate(actions):
