@@ -116,9 +116,12 @@ def test_a_stored_name_with_a_lone_surrogate_does_not_break_the_saved_list(app: 
         assert r.json()["games"][0]["players"] == ["Ann\ufffd", "Computer"]
         with connect(tc) as ws:
             c = Client(ws)
-            joined = c.join_reply({"type": "resume", "game": "20250101-000000-surrog"})
-            assert joined["type"] == "joined" and c.obs is not None
-            assert c.obs["players"][0] == "Ann\ufffd"
+            # the record reader refuses a lone surrogate: resuming is one clear error, not a crash
+            reply = c.join_reply({"type": "resume", "game": "20250101-000000-surrog"})
+            assert reply["type"] == "error" and reply["code"] == "unknown_game", reply
+            assert "cannot be resumed" in reply["message"] and "\ud800" not in reply["message"]
+            assert c.request({"type": "ping"})["type"] == "pong"
+        assert tc.get("/api/saved").status_code == 200
 
 
 # ------------------------------------------------------------------------------------ fixtures

@@ -968,9 +968,9 @@ class TableManager:
             session = await asyncio.to_thread(self.store.open_game, game_id)
         except GameInUse as exc:
             raise ProtocolError("game_in_use", str(exc)) from None
-        except StoreError as exc:
-            log.error("cannot load game %s: %s", game_id, exc)
-            return None
+        except StoreError as exc:  # a damaged or unreadable saved game: say so, change nothing
+            log.warning("cannot load game %s: %s", game_id, exc)
+            raise ProtocolError("unknown_game", str(exc)) from None
         if session is None:
             session = await asyncio.to_thread(self._finished_session, game_id)
         if session is None:
