@@ -592,10 +592,11 @@ def test_the_owner_deletes_saved_games(app: Any, data_dir: Path) -> None:
             tc.portal.call(app.state.manager.saver.flush)
             busy = tc.delete(f"/api/saved/{game}")
             assert busy.status_code == 409 and "open in a browser" in busy.json()["error"]
-        with TestClient(app, client=REMOTE, base_url=BASE) as remote:
-            assert remote.delete(f"/api/saved/{game}").status_code == 403
         assert tc.delete("/api/saved/..%2Fetc").status_code in (400, 404)
         assert tc.delete("/api/saved/20250101-000000-000000").status_code == 404
+    with TestClient(app, client=REMOTE, base_url=BASE) as remote:
+        assert remote.delete(f"/api/saved/{game}").status_code == 403
+    with TestClient(app, client=LOCAL, base_url=BASE) as tc:
         r = tc.delete(f"/api/saved/{game}")
         assert r.status_code == 200 and r.json() == {"deleted": game}
         assert tc.get("/api/saved").json() == {"games": []}
