@@ -576,3 +576,64 @@ def test_a_failed_save_of_a_computer_move_or_deal_undoes_it(tmp_path: Path, full
     full_disk.full = False
     loaded = store.load_game("g")
     assert loaded is not None and loaded.to_json() == before
+
+
+@pytest.mark.skipif(sys.platform == "win32" or not hasattr(signal, "SIGXFSZ"), reason="needs RLIMIT_FSIZE")
+def test_plain_mode_on_a_real_write_limit_undoes_the_move(tmp_path: Path) -> None:
+    """No mocks: ``play --plain`` under a file-size limit (RLIMIT_FSIZE, which Python meets with
+    EFBIG instead of SIGXFSZ), so the WAL cannot grow: the save fails as on a full disk."""
+    import resource
+
+    from ginrummy.plain import public_record
+    from test_resume_kill import Player, _move
+
+    data = tmp_path / "data"
+    start = [sys.executable, "-m", "ginrummy.cli", "--data-dir", str(data), "play", "--plain"]
+    made = subprocess.run(
+        [*start, "--variant", "classic", "--opponent", "human", "--seed", "5"],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert made.returncode == 0, made.stderr
+
+    class Limited(Player):
+        def __init__(self) -> None:
+            def limit() -> None:
+                resource.setrlimit(resource.RLIMIT_FSIZE, (40_000, 40_000))
+
+            self.proc = subprocess.Popen(
+                [*start, "--resume"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                preexec_fn=limit,
+            )
+            self.out = ""
+            self._lock = threading.Lock()
+            self._reader = threading.Thread(target=self._read, daemon=True)
+            self._reader.start()
+
+    p = Limited()
+    try:
+        screen = p.wait_prompt(0)
+        for _ in range(200):
+            screen = p.ask(_move(screen))
+            if "error:" in screen:
+                break
+        errors = [line for line in screen.splitlines() if "error:" in line]
+        assert len(errors) == 1 and "could not be saved" in errors[0] and "nothing changed" in errors[0]
+        shown = json.loads(p.ask("record").splitlines()[0].removeprefix("> "))
+        assert p.proc.stdin is not None
+        p.proc.stdin.write("quit\n")
+        p.proc.stdin.flush()
+        assert p.proc.wait(timeout=30) == 0
+    finally:
+        p.close()
+    store = Store(data)
+    [saved] = store.saved_games()
+    on_disk = store.load_game(saved.id)
+    assert on_disk is not None and public_record(on_disk) == shown  # memory and file agree
