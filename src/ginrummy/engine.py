@@ -44,6 +44,7 @@ from .melds import (
     best_arrangement,
     best_defense,
     best_discards,
+    deadwood_after_each,
     is_meld,
     lay_off,
     min_deadwood,
@@ -82,6 +83,20 @@ def _verb(name: str, verb: str) -> str:
     if name != "You":
         return verb
     return "go" if verb == "goes" else verb[:-1]
+
+
+class _SuitDiscards(dict[int, tuple[Action, ...]]):
+    """Key ``s << 13 | x`` (suit ``s``, 13-bit pattern ``x``) -> the discard actions of those cards,
+    in card order (so four lookups list a hand's discards by action id).  Filled on first use."""
+
+    def __missing__(self, key: int) -> tuple[Action, ...]:
+        s, x = key >> 13, key & 0x1FFF
+        v = tuple(DISCARD[13 * s + r] for r in range(13) if x >> r & 1)
+        self[key] = v
+        return v
+
+
+_SUIT_DISCARDS = _SuitDiscards()
 
 
 class Phase:
@@ -418,25 +433,20 @@ class State:
             return []
         assert self.current is not None
         hand = self.hands[self.current]
-        forbidden = -1
+        movable = hand
         if self.taken is not None and not self._discard_taken_allowed():
-            forbidden = int(self.taken)  # rule 1.5: not the card just taken from the discard pile
-        cards = []
-        y = hand
-        while y:
-            low = y & -y
-            y ^= low
-            c = low.bit_length() - 1
-            if c != forbidden:
-                cards.append(c)
-        out = [DISCARD[c] for c in cards]
+            movable &= ~(1 << int(self.taken))  # rule 1.5: not the card just taken from the discard pile
+        sd = _SUIT_DISCARDS
+        out = [*sd[movable & 0x1FFF], *sd[0x2000 | movable >> 13 & 0x1FFF]]
+        out += [*sd[0x4000 | movable >> 26 & 0x1FFF], *sd[0x6000 | movable >> 39]]
         if self._may_end():
             best, _ = best_discards(hand)
             if best <= self.knock_limit:
                 knocks = []
                 gins = []
-                for c in cards:
-                    d = min_deadwood(hand & ~(1 << c))
+                for c, d in deadwood_after_each(hand):  # every discard's deadwood in one pass
+                    if not movable >> c & 1:
+                        continue
                     if d == 0:
                         gins.append(GIN[c])
                     elif self._may_knock(d):

@@ -34,6 +34,7 @@ __all__ = [
     "best_discards",
     "can_lay_off",
     "deadwood_after_discards",
+    "deadwood_after_each",
     "hand_mask",
     "is_meld",
     "is_run",
@@ -367,15 +368,53 @@ def best_discards(hand: int | Iterable[int]) -> tuple[int, int]:
     return best, cards
 
 
-def deadwood_after_discards(hand: int) -> dict[Card, int]:
-    """For each card of the hand: the minimum deadwood of the hand without it."""
-    out: dict[Card, int] = {}
+def deadwood_after_each(hand: int) -> list[tuple[int, int]]:
+    """For each card of the mask ``hand``, in card order: (card, the minimum deadwood of the hand
+    without it), all in one pass.
+
+    Without card ``c`` the hand can use every way of using sets of the whole hand that leaves
+    ``c`` out (and only those), so the minimum is, over those ways, the run-only deadwood of what
+    is left less ``c``: one suit pattern changes, the rest stays.
+
+    >>> [(str(CARDS[c]), d) for c, d in deadwood_after_each(int(CardSet.parse("7c 7d 7h 8h 9h")))]
+    [('7c', 7), ('7d', 7), ('7h', 31), ('8h', 9), ('9h', 8)]
+    """
+    rd = RUN_DEADWOOD
+    best = [1 << 20] * 52
+    a = hand & 0x1FFF
+    b = hand >> 13 & 0x1FFF
+    c = hand >> 26 & 0x1FFF
+    d = hand >> 39
+    t = (a & b & (c | d)) | (c & d & (a | b))
+    ways = [sum(combo) for combo in product(*_set_options(hand, t))] if t else [0]
+    for removed in ways:
+        rest = hand & ~removed
+        xs = (rest & 0x1FFF, rest >> 13 & 0x1FFF, rest >> 26 & 0x1FFF, rest >> 39)
+        base = rd[xs[0]] + rd[xs[1]] + rd[xs[2]] + rd[xs[3]]
+        for s in range(4):
+            x = xs[s]
+            here = base - rd[x]
+            y = x
+            while y:
+                low = y & -y
+                y ^= low
+                card = 13 * s + low.bit_length() - 1
+                v = here + rd[x ^ low]
+                if v < best[card]:
+                    best[card] = v
+    out = []
     y = hand
     while y:
         low = y & -y
         y ^= low
-        out[CARDS[low.bit_length() - 1]] = min_deadwood(hand ^ low)
+        card = low.bit_length() - 1
+        out.append((card, best[card]))
     return out
+
+
+def deadwood_after_discards(hand: int) -> dict[Card, int]:
+    """For each card of the hand: the minimum deadwood of the hand without it."""
+    return {CARDS[card]: v for card, v in deadwood_after_each(hand)}
 
 
 # --- Melds and arrangements ---------------------------------------------------------------------
