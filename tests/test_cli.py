@@ -298,6 +298,8 @@ def test_the_solitaire_opening_writes_no_draw() -> None:
         (["--agents", "greedy:foo=1,greedy"], "agent 'greedy' has no option 'foo'"),
         (["--agents", "greedy:seed=2,greedy"], "seeds come from --seed"),
         (["--variant", "solitaire", "--agents", "planner:rollouts=abc"], "agent 'planner': an option value"),
+        (["--options", "knock_limit=²"], "option knock_limit of classic must be an integer, got '²'"),
+        (["--options", "knock_limit=--5"], "option knock_limit"),
         (["--options", "preset=--5"], "preset"),
         (["--variant", "poker"], "unknown variant 'poker'"),
     ],
@@ -326,7 +328,7 @@ def test_simulate_caps_its_workers(monkeypatch: pytest.MonkeyPatch, capsys: pyte
 
 
 def test_play_option_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    for option in ("preset=--5", "jokers=2", "nonsense"):
+    for option in ("knock_limit=²", "knock_limit=--5", "preset=--5", "jokers=2", "nonsense"):
         argv = ["--data-dir", str(tmp_path), "play", "--plain", "--new", "--option", option]
         code, _, err = run(argv, capsys)
         assert code == 2 and one_error_line(err), (option, err)
@@ -381,3 +383,9 @@ def test_an_ascii_terminal_gets_escapes_not_a_crash(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0 and proc.stderr == b""
     assert proc.stdout.decode("ascii").startswith("classic: Zo\\xeb v Bob;")
+
+
+def test_an_empty_export_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for command in ("replay", "verify"):
+        code, out, err = run([command, write(tmp_path, "[]\n")], capsys)
+        assert code == 1 and out == "" and one_error_line(err) and "an empty list, no records" in err
