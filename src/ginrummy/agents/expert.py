@@ -98,6 +98,10 @@ class Params:
     u_took: float = 0.3
     late_knock_stock: int = -1  # experiments: at or below this many stock cards, knock whenever legal
     draw_replace: float = 0.0  # experiments: weight of a stock card's expected saving by replacing the worst card
+    # Weaker play (the levels below expert, see ginrummy.agents.levels):
+    memory: int = -1  # buried pile cards remembered, the most recent first (-1: all)
+    pickups: bool = True  # remembers the cards the opponent took from the pile
+    noise: float = 0.0  # spread (points, one standard deviation) of the error in judging each option
 
 
 DEFAULT: Final = Params()
@@ -153,6 +157,7 @@ class Evaluation:
     notes: dict[Action, str]
     best: Action
     why: str
+    habit: bool = False  # the best action is a habit of the player (a level's early knock), not a judgement
 
 
 class _Eval:
@@ -371,6 +376,8 @@ def evaluate(
 
     Values are expected points of the hand for the player to act (higher is better)."""
     k = Knowledge.from_observation(observation)
+    if params.memory >= 0 or not params.pickups:
+        k.forget(params.memory, params.pickups)
     ev = _Eval(k, params, obs_rng(seed, observation, "expert"))
     ev.mult = _multiplier(k, observation)
     ev.box = _box(k, observation, params)
@@ -437,7 +444,8 @@ def _decide_draw(ev: _Eval, k: Knowledge, legal: Sequence[Action]) -> Evaluation
         if p.draw_replace:
             m_draw -= p.draw_replace * ev.replacement(hand, d0)
         values[other] = play_on_value(m_draw, stock, k.wall, p, ev.box)
-        notes[other] = f"deadwood {d0}; a stock card saves {pot0:.1f} on average"
+        notes[other] = f"deadwood {d0}; by its estimate a stock card saves {pot0:.1f} on average"
+    take_facts = (d0, -1)
     if take is not None and top is not None:
         with_top = hand | (1 << top)
         allow = bool(k.options.get("discard_drawn_upcard_allowed", False))
@@ -449,18 +457,30 @@ def _decide_draw(ev: _Eval, k: Knowledge, legal: Sequence[Action]) -> Evaluation
             ub, gb = _bonuses(k)
             values[take] = max(values[take], knock_points(d_take, stock, ub, gb, p, ev.box, _shift(k, p)))
         melded = _meld_with(with_top & ~(1 << c_best), top)
-        notes[take] = f"it {'melds with ' + melded if melded else 'lowers the count'} and leaves deadwood {d_take}"
-        notes[take] += f" after throwing {CARDS[c_best]}"
+        if melded:
+            how = f"it melds with {melded}"
+        elif d_take < d0:
+            how = f"it lowers the count from {d0}"
+        else:
+            mates = iter_cards(hand & RELATED[top])
+            how = "it goes with " + ", ".join(str(CARDS[x]) for x in mates) if mates else "it is a low card"
+        notes[take] = f"{how} and leaves deadwood {d_take} after throwing {CARDS[c_best]}"
+        take_facts = (d_take, c_best)
     if not values:
         a = legal[0]
         return Evaluation({a: 0.0}, {a: ""}, a, "The only legal action.")
     best = max(values, key=lambda a: (values[a], a.kind != "take"))
-    top_s = str(CARDS[top]) if top is not None else "card"
+    top_s = str(CARDS[top]) if top is not None else "the card"
     if best.kind == "take":
         why = f"Take {top_s}: {notes[best]}."
     else:
-        verb = "Pass" if best.kind == "pass" else "Draw from the stock"
-        why = f"{verb}: {top_s} is worth less than an unknown card ({notes[best]})."
+        verb = f"Pass on {top_s}" if best.kind == "pass" else "Draw from the stock"
+        if take is not None and top is not None:
+            d_take, c_best = take_facts
+            why = f"{verb}: taking {top_s} would leave deadwood {d_take} after throwing {CARDS[c_best]}"
+            why += f" (now {d0}); the expert rates the stock higher ({notes[best]})."
+        else:
+            why = f"{verb} ({notes[best]})."
     return Evaluation(values, notes, best, why)
 
 
@@ -480,6 +500,7 @@ def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool) ->
     values: dict[Action, float] = {}
     notes: dict[Action, str] = {}
     discards = [a for a in legal if a.kind == "discard"]
+    forced: set[Action] = set()  # knocks played by habit (late_knock_stock), not by their value
     gins = [a for a in legal if a.kind == "gin"]
     knocks = [a for a in legal if a.kind == "knock"]
     cards = [_card(a) for a in discards]
@@ -511,7 +532,9 @@ def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool) ->
         if stock <= p.late_knock_stock:
             top = max((values[a] for a in discards if a in values), default=0.0)
             for a in knocks:
-                values[a] = max(values[a], top + 1.0 - 0.01 * dks[a])
+                if values[a] < top + 1.0 - 0.01 * dks[a]:
+                    values[a] = top + 1.0 - 0.01 * dks[a]
+                    forced.add(a)
     if full:  # anything left (e.g. a worse knock) still gets a value
         for a in legal:
             if a not in values:
@@ -531,26 +554,39 @@ def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool) ->
     if best.kind == "gin":
         why = "Big gin: all eleven cards are melded." if bc is None else f"Go gin, throwing {CARDS[bc]}."
     elif best.kind == "knock":
-        why = f"Knock, throwing {CARDS[_card(best)]}: {notes[best]}; that is worth more than playing on."
+        why = f"Knock, throwing {CARDS[_card(best)]}: {notes[best]}"
+        if best in forced:
+            why += "; knocking at the first chance."
+        elif stock <= k.wall:
+            why += "; otherwise the hand ends void at the wall, and the knock is worth more."
+        else:
+            why += "; that is worth more than playing on."
     else:
         assert bc is not None
         kept = hand & ~(1 << bc)
         arr = best_arrangement(kept)
         melds = ", ".join("-".join(str(x) for x in m) for m in arr.melds)
         why = f"Discard {CARDS[bc]}: it leaves deadwood {arr.deadwood}" + (f" and keeps {melds}" if melds else "")
-        mates = [x for x in iter_cards(k.opp_discards | k.opp_passed) if x % 13 == bc % 13]
+        thrown = [x for x in iter_cards(k.opp_discards) if x % 13 == bc % 13]
+        passed = [x for x in iter_cards(k.opp_passed & ~k.opp_discards) if x % 13 == bc % 13]
         feed = ev.danger(bc)
-        if mates:
-            why += f"; the opponent passed on {CARDS[mates[0]]}"
+        if thrown:
+            why += f"; the opponent discarded {CARDS[thrown[0]]}"
+        elif passed:
+            why += f"; the opponent passed on {CARDS[passed[0]]}"
         elif feed < 0.1:
             why += "; it is unlikely to help the opponent"
-        if knocks:
-            why += "; playing on is worth more than knocking now"
+        best_knock = max((values[a] for a in knocks if a in values), default=None)
+        if best_knock is not None and values[best] > best_knock:
+            if stock <= k.wall:
+                why += "; not knocking lets the hand end void at the wall, which is worth more than the knock"
+            else:
+                why += "; playing on is worth more than knocking now"
         why += "."
     mult = ev.mult
     if mult != 1.0:
         values = {a: v * mult for a, v in values.items()}
-    return Evaluation(values, notes, best, why)
+    return Evaluation(values, notes, best, why, habit=best.kind == "knock" and stock <= p.late_knock_stock)
 
 
 @register("expert", TABLE_VARIANTS)
@@ -572,4 +608,18 @@ class ExpertAgent(Agent):
         if len(legal) == 1:
             return Decision(legal[0], "The only legal action.")
         ev = evaluate(observation, legal, params=self.params, seed=self.seed)
-        return Decision(ev.best, ev.why, {str(a): v for a, v in ev.values.items()})
+        best, why = ev.best, ev.why
+        if self.params.noise > 0 and best.kind != "gin" and not ev.habit and len(ev.values) > 1:
+            # A noisier judgement: every option's value is misjudged by a random error.
+            rng = obs_rng(self.seed, observation, "noise")
+            judged = {a: v + rng.gauss(0.0, self.params.noise) for a, v in ev.values.items()}
+            best = max(judged, key=lambda a: (a.kind == "gin", judged[a], a.id))
+            if best != ev.best:
+                why = _plain_why(best, ev.notes.get(best, ""))
+        return Decision(best, why, {str(a): v for a, v in ev.values.items()})
+
+
+def _plain_why(action: Action, note: str) -> str:
+    """One sentence for an action chosen by a noisy judgement: what it is and the facts noted."""
+    text = str(action)
+    return f"{text[0].upper()}{text[1:]}" + (f": {note}." if note else ".")

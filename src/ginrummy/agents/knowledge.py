@@ -240,6 +240,30 @@ class Knowledge:
         k._estimate()
         return k
 
+    def forget(self, memory: int, pickups: bool = True) -> None:
+        """A weaker memory (the lower levels): only the ``memory`` most recent cards buried in the
+        pile are remembered (-1: all of them), and with ``pickups`` False the cards the opponent
+        took are forgotten too.  A forgotten card counts as unseen again: as far as this player
+        knows it may be in the stock or in the opponent's hand."""
+        buried = self.pile[:-1]
+        lost = 0
+        if 0 <= memory < len(buried):
+            for c in buried[: len(buried) - memory]:
+                lost |= 1 << c
+        known = 0 if pickups else self.opp_known
+        if not lost and not known and (pickups or not self.opp_took):
+            return
+        self.unseen |= lost | known
+        self.dead &= ~lost
+        self.opp_discards &= ~lost
+        self.opp_passed &= ~lost
+        self.my_discards &= ~lost
+        if not pickups:
+            self.opp_hidden += known.bit_count()
+            self.opp_known = 0
+            self.opp_took = 0
+        self._estimate()
+
     def _estimate(self) -> None:
         """Fill :attr:`weights`: each unseen card's chance of being in the opponent's hand."""
         w = [0.0] * 52
