@@ -156,7 +156,7 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., Serve]]:
 
 def play_against_the_computer(port: int) -> None:
     """Open a game against a computer player (which starts the worker processes) and deal."""
-    from websockets.sync.client import connect
+    connect = pytest.importorskip("websockets.sync.client").connect  # websockets >= 11 (uvicorn[standard])
 
     with connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10) as ws:
         assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
@@ -244,8 +244,8 @@ def test_https_allowed_hosts_and_proxy_mode(serve: Callable[..., Serve], certifi
     status, headers, body = s.get("/", {"host": "rebind.evil.example"}, context)
     assert status == 400 and b"unknown host" in body and "x-frame-options" in headers
     # WebSockets: this server's own page may connect (wss), another site's page gets a 403 with the headers
-    from websockets.exceptions import InvalidStatus
-    from websockets.sync.client import connect
+    connect = pytest.importorskip("websockets.sync.client").connect
+    InvalidStatus = pytest.importorskip("websockets.exceptions").InvalidStatus
 
     with connect(f"wss://127.0.0.1:{s.port}/ws", ssl=context, origin=s.url, open_timeout=10) as ws:
         assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
