@@ -230,37 +230,57 @@ def encode_state(state: State, seat: int) -> dict[str, npt.NDArray[Any]]:
     :meth:`~ginrummy.engine.State.observation_masks` without building the dict (several times
     faster: the environments' hot path)."""
     m = state.observation_masks(seat)
-    solo = state.variant in _SOLO
-    planes = (m.held, 1 << m.top if m.top >= 0 else 0, m.pile, m.known, m.unseen)  # in the order of PLANES
-    target = max(m.target, 1)
+    target = m.target if m.target > 1 else 1
     totals = m.totals
-    others = [t for i, t in enumerate(totals) if i != seat]
+    own = totals[seat] / target
+    if len(totals) == 2:
+        other: float = totals[1 - seat] / target
+    else:
+        others = [t for i, t in enumerate(totals) if i != seat]
+        other = max(others) / target if others else 0.0
     roles = m.roles
+    deadwood = (m.deadwood or 0) / 100
     scalars = _PACK_SCALARS(
         *_PHASE_ONE_HOT[m.phase],
         1.0 if m.to_act else 0.0,
         m.stock_size / 53,
         m.knock_limit / 10,
-        min((m.deadwood or 0) / 100, 2.0),
+        deadwood if deadwood < 2.0 else 2.0,
         m.own.bit_count() / 11,
-        float(m.dealer == seat) if not solo else 0.0,
-        float(roles[0] == seat) if roles else 0.0,
-        float(roles[1] == seat) if roles else 0.0,
-        float(roles[2] == seat) if roles else 0.0,
-        min(totals[seat] / target, 2.0),
-        min(max(others) / target, 2.0) if others else 0.0,
+        1.0 if m.dealer == seat and state.variant not in _SOLO else 0.0,
+        *(_NO_ROLE if not roles else (roles[0] == seat, roles[1] == seat, roles[2] == seat)),
+        own if own < 2.0 else 2.0,
+        other if other < 2.0 else 2.0,
         m.above_joker_max / 43,
         m.joker_next_chance or 0.0,
-        min(m.draws / 43, 1.0),
-        min(m.hand_number / 100, 1.0),
+        m.draws / 43 if m.draws < 43 else 1.0,
+        m.hand_number / 100 if m.hand_number < 100 else 1.0,
     )
     chunk = _CHUNK
-    buf = bytearray(b"".join([chunk[p >> s & 0x1FFF] for p in planes for s in (0, 13, 26, 39)]))
-    buf += scalars
+    top = m.top
+    held, pile, known, unseen = m.held, m.pile, m.known, m.unseen
+    # The five planes in the order of PLANES, four suits each, then the scalars: one copy.
+    buf = bytearray(
+        b"".join(
+            [
+                chunk[held & 0x1FFF], chunk[held >> 13 & 0x1FFF], chunk[held >> 26 & 0x1FFF], chunk[held >> 39],
+                *(_TOP[top] if top >= 0 else _NO_TOP),
+                chunk[pile & 0x1FFF], chunk[pile >> 13 & 0x1FFF], chunk[pile >> 26 & 0x1FFF], chunk[pile >> 39],
+                chunk[known & 0x1FFF], chunk[known >> 13 & 0x1FFF], chunk[known >> 26 & 0x1FFF], chunk[known >> 39],
+                chunk[unseen & 0x1FFF], chunk[unseen >> 13 & 0x1FFF], chunk[unseen >> 26 & 0x1FFF], chunk[unseen >> 39],
+                scalars,
+            ]
+        )
+    )  # fmt: skip
     legal = bytearray(_NO_ACTIONS)
     for i in m.legal:
         legal[i] = 1
-    return {
-        "observation": np.frombuffer(buf, dtype=np.float32),
-        "action_mask": np.frombuffer(legal, dtype=np.int8),
-    }
+    return {"observation": np.frombuffer(buf, _F32), "action_mask": np.frombuffer(legal, _I8)}
+
+
+_NO_ROLE: Final = (0.0, 0.0, 0.0)
+_F32: Final = np.dtype(np.float32)
+_I8: Final = np.dtype(np.int8)
+# The top card's plane as its four suit chunks, one entry a card.
+_TOP: Final = tuple(tuple(_CHUNK[(1 << c) >> s & 0x1FFF] for s in (0, 13, 26, 39)) for c in range(52))
+_NO_TOP: Final = (_CHUNK[0],) * 4
