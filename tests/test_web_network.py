@@ -604,3 +604,22 @@ def test_the_owner_deletes_saved_games(app: Any, data_dir: Path) -> None:
         with connect(tc) as ws:
             reply = Client(ws).join_reply({"type": "hello", "game": game, "token": joined["token"]})
             assert reply["code"] == "bad_token"
+
+
+def test_an_old_one_per_table_invitation_opens_nothing(client: TestClient, app: Any) -> None:
+    """Tables of older versions had one code for every open seat: it no longer opens any seat,
+    and the table gets one code per open seat when it is loaded."""
+    with connect(client) as ws:
+        c = Client(ws)
+        ja = c.join_reply({"type": "create_table", "variant": "three", "seats": ["person", "person"]})
+    book = app.state.manager.book
+    with book._conn() as db:  # as an older version wrote it
+        db.execute("UPDATE web_games SET invite = 'legacy-code-123' WHERE game_id = ?", (ja["game"],))
+        db.execute("DELETE FROM web_invites WHERE game_id = ?", (ja["game"],))
+    app.state.manager.tables.clear()  # as after a restart
+    with connect(client) as ws:
+        c = Client(ws)
+        reply = c.join_reply({"type": "join", "invite": "legacy-code-123"})
+        assert reply["code"] == "unknown_invite" and "older version" in reply["message"]
+        c.join_reply({"type": "hello", "game": ja["game"], "token": ja["token"]})
+        assert set(c.table["invites"]) == {"1", "2"}
