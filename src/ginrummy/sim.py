@@ -139,6 +139,7 @@ class SimJob:
     options: Mapping[str, Any] = field(default_factory=dict)
     exact: bool = False
     games: bool = False  # whole games to the target (hands = number of games), not single hands
+    records: bool = False  # keep each game's record (RECORD.md) in its outcome
 
     @property
     def specs(self) -> tuple[AgentSpec, ...]:
@@ -170,6 +171,8 @@ class SimJob:
             raise GinRummyError("exact scoring (the joker averaged out) applies to the solitaires only")
         if self.exact and self.games:
             raise GinRummyError("exact scoring applies to single hands, not whole games")
+        if self.exact and self.records:
+            raise GinRummyError("exact scoring plays no single game to record: drop --exact to write records")
         State.new(self.variant, dict(self.options))  # validates the options
         for spec in self.specs:
             spec.make(self.variant, 0)  # validates the agent names and options
@@ -189,6 +192,7 @@ class DealOutcome:
     result: str
     decisions: int
     seconds: float
+    record: dict[str, Any] | None = None  # the game's record (RECORD.md), when the job keeps them
 
 
 # --- solitaire lines -----------------------------------------------------------------------------
@@ -308,6 +312,14 @@ def _deck(job: SimJob, index: int, *, redeal: bool = True) -> tuple[list[int], i
         attempt += 1
 
 
+def _players(job: SimJob, seating: tuple[int, ...]) -> list[str] | None:
+    """Records name each seat after its agent (the solitaires: the agent and the Joker)."""
+    if not job.records:
+        return None
+    names = [str(job.specs[p]) for p in seating]
+    return [*names, "Joker"] if job.variant in SOLO else names
+
+
 def _joker_dealt_loses(job: SimJob) -> bool:
     return job.variant == "solitaire" and State.new(job.variant, dict(job.options)).options.joker_in_deal == "lose"  # type: ignore[union-attr]
 
@@ -321,7 +333,7 @@ def play_game(job: SimJob, index: int, seating: tuple[int, ...]) -> DealOutcome:
     """Game ``index`` to the target; hand ``k`` of every game ``index`` is dealt from the same seed
     whatever the seating (mirrored games share their deals hand by hand)."""
     t0 = time.perf_counter()
-    st = State.new(job.variant, dict(job.options))
+    st = State.new(job.variant, dict(job.options), players=_players(job, seating))
     agents = [_agent(job, p) for p in seating]
     decisions = 0
     hands = 0
@@ -340,7 +352,8 @@ def play_game(job: SimJob, index: int, seating: tuple[int, ...]) -> DealOutcome:
     else:
         points = tuple(float(x) for x in finals)
         wins = tuple(1.0 if st.winner == s else 0.0 for s in range(st.num_seats))
-    return DealOutcome(index, seating, points, wins, f"{hands} hands", decisions, time.perf_counter() - t0)
+    record = st.to_record() if job.records else None
+    return DealOutcome(index, seating, points, wins, f"{hands} hands", decisions, time.perf_counter() - t0, record)
 
 
 def play_deal(job: SimJob, index: int) -> list[DealOutcome]:
@@ -369,7 +382,7 @@ def play_deal(job: SimJob, index: int) -> list[DealOutcome]:
                 win = (1 - p) * win
             out.append(DealOutcome(index, seating, (pts,), (win,), "exact", line.decisions, time.perf_counter() - t0))
             continue
-        st = State.new(job.variant, dict(job.options))
+        st = State.new(job.variant, dict(job.options), players=_players(job, seating))
         st.deal(seed=seed)
         agents = [_agent(job, p) for p in seating]
         decisions = 0
@@ -381,10 +394,13 @@ def play_deal(job: SimJob, index: int) -> list[DealOutcome]:
             decisions += 1
         res = st.hand_result
         assert res is not None
+        record = st.to_record() if job.records else None
         if job.variant in SOLO:
             net = float(res.points[0] - res.points[1])
             won = 1.0 if res.winner == 0 and res.result != "joker" else 0.0
-            out.append(DealOutcome(index, seating, (net,), (won,), res.result, decisions, time.perf_counter() - t0))
+            out.append(
+                DealOutcome(index, seating, (net,), (won,), res.result, decisions, time.perf_counter() - t0, record)
+            )
         else:
             wins = tuple(1.0 if res.winner == s else 0.0 for s in range(st.num_seats))
             out.append(
@@ -396,6 +412,7 @@ def play_deal(job: SimJob, index: int) -> list[DealOutcome]:
                     res.result,
                     decisions,
                     time.perf_counter() - t0,
+                    record,
                 )
             )
     return out

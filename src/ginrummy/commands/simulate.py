@@ -4,6 +4,7 @@
     ginrummy simulate --variant classic --agents expert,greedy --hands 500 --games
     ginrummy simulate --variant solitaire --agents planner,greedy,random --hands 2000 --exact
     ginrummy simulate --variant solitaire --agents planner:rollouts=32 --hands 500 --options scoring=none --json
+    ginrummy simulate --variant classic --agents expert,expert --hands 1000 --records expert.jsonl
 
 Two-player games play every deal twice with the seats swapped; three-player gin three times with
 the seats rotated; the solitaires once per agent (the same deals for every agent).  The results
@@ -17,7 +18,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GinRummyError
@@ -50,6 +51,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--backend", choices=("process", "ray"), default="process", help="process pool or Ray")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument(
+        "--records", metavar="FILE", help="write every game played as a record (RECORD.md), one JSON line each"
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -80,6 +84,39 @@ def _nothing() -> None:
     return None
 
 
+class RecordsFile:
+    """JSON lines written to a temporary file beside ``path`` and moved into place at the end: a
+    failed or interrupted run leaves ``path`` as it was."""
+
+    def __init__(self, path: str) -> None:
+        import os
+        import tempfile
+
+        self.path = path
+        folder = os.path.dirname(os.path.abspath(path))
+        fd, self.tmp = tempfile.mkstemp(prefix=".records-", suffix=".jsonl", dir=folder)  # fails now, not later
+        os.close(fd)
+
+    def write(self, records: Iterable[dict[str, Any]]) -> None:
+        import os
+
+        try:
+            with open(self.tmp, "w", encoding="utf-8") as f:
+                for rec in records:
+                    f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+            os.replace(self.tmp, self.path)
+        except OSError:
+            self.abandon()
+            raise
+
+    def abandon(self) -> None:
+        import contextlib
+        import os
+
+        with contextlib.suppress(OSError):
+            os.unlink(self.tmp)
+
+
 def run(args: argparse.Namespace) -> int:
     from ..engine import SEATS, SOLO
     from ..sim import SimJob, have_ray, progress_printer, simulate
@@ -102,7 +139,16 @@ def run(args: argparse.Namespace) -> int:
                     raise GinRummyError(f"agent {agent!r}: the agents' seeds come from --seed, not an agent option")
         else:
             agents = ("greedy",) * (1 if variant in SOLO else SEATS[variant])
-        job = SimJob(variant, agents, args.hands, args.seed, parse_options(args.options), args.exact, args.games)
+        job = SimJob(
+            variant,
+            agents,
+            args.hands,
+            args.seed,
+            parse_options(args.options),
+            args.exact,
+            args.games,
+            bool(args.records),
+        )
         job.check()
     except GinRummyError as exc:
         print(f"ginrummy simulate: {exc}", file=sys.stderr)
@@ -111,14 +157,35 @@ def run(args: argparse.Namespace) -> int:
         print("ginrummy simulate: --workers must be at least 1", file=sys.stderr)
         return 2
     workers = worker_count(args.workers, job.hands, args.backend)
+    records: RecordsFile | None = None
+    if args.records:
+        try:
+            records = RecordsFile(args.records)
+        except OSError as exc:
+            print(
+                f"ginrummy simulate: cannot write the records to {args.records}: {exc.strerror or exc}", file=sys.stderr
+            )
+            return 2
     progress: Progress | None = None
     finish: Callable[[], None] = _nothing
     if not args.no_progress:
         progress, finish = progress_printer(sys.stderr)
     try:
         result = simulate(job, workers=workers, progress=progress, backend=args.backend)
+    except BaseException:
+        if records is not None:
+            records.abandon()
+        raise
     finally:
         finish()
+    if records is not None:
+        try:
+            records.write(o.record for o in result.outcomes if o.record is not None)
+        except OSError as exc:
+            print(
+                f"ginrummy simulate: cannot write the records to {args.records}: {exc.strerror or exc}", file=sys.stderr
+            )
+            return 2
     if args.json:
         print(json.dumps(result.to_json(), indent=1))
         return 0
