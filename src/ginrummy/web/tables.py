@@ -322,12 +322,6 @@ class Thinker:
             for _ in range(self.workers):
                 pool.submit(_warm_worker)
 
-    def processes(self) -> list[Any]:
-        """The worker processes alive now (for tests and the shutdown)."""
-        pool = self.pool
-        procs = getattr(pool, "_processes", None) or {}
-        return [p for p in list(procs.values()) if p is not None]
-
     def stop(self) -> None:
         """Stop the pool and wait for every worker to end (terminate one that will not)."""
         pool, self.pool = self.pool, None
