@@ -35,9 +35,10 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from .agents import Agent, make_agent
@@ -63,6 +64,7 @@ __all__ = [
     "simulate",
     "solo_line",
     "summarise",
+    "worker_cap",
 ]
 
 Z95 = 1.959963984540054
@@ -471,12 +473,22 @@ class SimRow:
 
 @dataclass
 class SimResult:
+    """A finished job.  ``outcomes`` holds every hand only when :func:`simulate` was asked to keep
+    them (``keep_outcomes=True``); the rows are summed up as the hands come in, so that a long run
+    needs no more memory than a short one."""
+
     job: SimJob
     outcomes: list[DealOutcome]
     rows: list[SimRow]
     workers: int
     seconds: float
     backend: str = "process"
+    hands_played: int = -1
+    """Hands played (every seating of every deal); -1: ``len(outcomes)``."""
+
+    def __post_init__(self) -> None:
+        if self.hands_played < 0:
+            self.hands_played = len(self.outcomes)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -484,7 +496,7 @@ class SimResult:
             "options": dict(self.job.options),
             "agents": [str(s) for s in self.job.specs],
             "deals": self.job.hands,
-            "hands_played": len(self.outcomes),
+            "hands_played": self.hands_played,
             "seed": self.job.seed,
             "exact": self.job.exact,
             "games": self.job.games,
@@ -530,52 +542,156 @@ class SimResult:
         return "\n".join(text)
 
 
-def summarise(job: SimJob, outcomes: Iterable[DealOutcome]) -> list[SimRow]:
-    outs = sorted(outcomes, key=lambda o: (o.index, o.seating))
-    specs = job.specs
-    rows = []
-    for pos, spec in enumerate(specs):
-        per_deal: dict[int, list[tuple[float, float, float]]] = {}
-        decisions = 0
-        seconds = 0.0
-        hands = 0
-        for o in outs:
-            seats = [s for s, p in enumerate(o.seating) if p == pos]
-            if not seats:
-                continue
-            hands += 1
-            s = seats[0]
-            others = [o.points[t] for t in range(len(o.points)) if t != s]
-            net = o.points[s] - (math.fsum(others) / len(others) if others else 0.0)
-            per_deal.setdefault(o.index, []).append((o.win[s], o.points[s], net))
-            # Table games: the hand's decisions of every seat (engine time included).
-            decisions += o.decisions
-            seconds += o.seconds
-        keys = sorted(per_deal)
-        wins = [math.fsum(x[0] for x in per_deal[k]) / len(per_deal[k]) for k in keys]
-        pts = [math.fsum(x[1] for x in per_deal[k]) / len(per_deal[k]) for k in keys]
-        nets = [math.fsum(x[2] for x in per_deal[k]) / len(per_deal[k]) for k in keys]
-        rows.append(
+class _Sum:
+    """An exact running sum of floats (Shewchuk's partials, as ``math.fsum`` keeps them): the same
+    result whatever order the values come in, in a few floats of memory."""
+
+    __slots__ = ("partials",)
+
+    def __init__(self) -> None:
+        self.partials: list[float] = []
+
+    def add(self, x: float) -> None:
+        partials = self.partials
+        i = 0
+        for y in partials:
+            if abs(x) < abs(y):
+                x, y = y, x
+            hi = x + y
+            lo = y - (hi - x)
+            if lo:
+                partials[i] = lo
+                i += 1
+            x = hi
+        partials[i:] = [x]
+
+    def exact(self) -> Fraction:
+        return sum((Fraction(p) for p in self.partials), Fraction(0))
+
+    def value(self) -> float:
+        return math.fsum(self.partials)
+
+
+class _Moments:
+    """Count, sum and sum of squares of a stream of values, exactly: :func:`mean_ci` of the
+    stream without keeping it."""
+
+    __slots__ = ("n", "s1", "s2")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.s1 = _Sum()
+        self.s2 = _Sum()
+
+    def add(self, x: float) -> None:
+        self.n += 1
+        self.s1.add(x)
+        self.s2.add(x * x)  # x * x rounded: as (x - m) ** 2 is in mean_ci
+
+    def mean_ci(self) -> tuple[float, float, float]:
+        n = self.n
+        if n == 0:
+            return (math.nan, math.nan, math.nan)
+        m = self.s1.value() / n
+        if n < 2:
+            return (m, m, m)
+        fm = Fraction(m)
+        ss = self.s2.exact() - 2 * fm * self.s1.exact() + n * fm * fm  # sum of (x - m)^2
+        var = max(float(ss), 0.0) / (n - 1)
+        h = Z95 * math.sqrt(var / n)
+        return (m, m - h, m + h)
+
+
+class _Tally:
+    """The rows of a job, summed up deal by deal as the outcomes come in (in any order)."""
+
+    def __init__(self, job: SimJob) -> None:
+        self.job = job
+        n = len(job.specs)
+        self.hands = [0] * n
+        self.decisions = [0] * n
+        self.seconds = [0.0] * n
+        self.win = [_Moments() for _ in range(n)]
+        self.points = [_Moments() for _ in range(n)]
+        self.net = [_Moments() for _ in range(n)]
+        self.played = 0
+
+    def add(self, outcomes: Iterable[DealOutcome]) -> None:
+        """Outcomes of whole deals (every seating of each deal: what one chunk returns)."""
+        per_deal: dict[int, list[DealOutcome]] = {}
+        for o in outcomes:
+            per_deal.setdefault(o.index, []).append(o)
+        for index in sorted(per_deal):
+            self._deal(sorted(per_deal[index], key=lambda o: o.seating))
+
+    def _deal(self, outs: list[DealOutcome]) -> None:
+        self.played += len(outs)
+        for pos in range(len(self.hands)):
+            mine: list[tuple[float, float, float]] = []
+            for o in outs:
+                seats = [s for s, p in enumerate(o.seating) if p == pos]
+                if not seats:
+                    continue
+                self.hands[pos] += 1
+                s = seats[0]
+                others = [o.points[t] for t in range(len(o.points)) if t != s]
+                net = o.points[s] - (math.fsum(others) / len(others) if others else 0.0)
+                mine.append((o.win[s], o.points[s], net))
+                # Table games: the hand's decisions of every seat (engine time included).
+                self.decisions[pos] += o.decisions
+                self.seconds[pos] += o.seconds
+            if mine:
+                k = len(mine)
+                self.win[pos].add(math.fsum(x[0] for x in mine) / k)
+                self.points[pos].add(math.fsum(x[1] for x in mine) / k)
+                self.net[pos].add(math.fsum(x[2] for x in mine) / k)
+
+    def rows(self) -> list[SimRow]:
+        solo = self.job.variant in SOLO
+        return [
             SimRow(
                 agent=str(spec),
                 position=pos,
-                hands=hands,
-                win=mean_ci(wins),
-                points=mean_ci(pts),
-                net=None if job.variant in SOLO else mean_ci(nets),
-                decisions_per_second=decisions / seconds if seconds > 0 else 0.0,
+                hands=self.hands[pos],
+                win=self.win[pos].mean_ci(),
+                points=self.points[pos].mean_ci(),
+                net=None if solo else self.net[pos].mean_ci(),
+                decisions_per_second=self.decisions[pos] / self.seconds[pos] if self.seconds[pos] > 0 else 0.0,
             )
-        )
-    return rows
+            for pos, spec in enumerate(self.job.specs)
+        ]
+
+
+def summarise(job: SimJob, outcomes: Iterable[DealOutcome]) -> list[SimRow]:
+    """The rows of ``job`` from its outcomes (intervals clustered by deal)."""
+    tally = _Tally(job)
+    tally.add(outcomes)
+    return tally.rows()
 
 
 # --- running -------------------------------------------------------------------------------------
 Progress = Callable[[int, int], None]
 
 
-def _chunks(n: int, workers: int) -> list[list[int]]:
+def _chunks(n: int, workers: int) -> Iterator[list[int]]:
     size = max(1, min(50, n // max(1, workers * 8)))
-    return [list(range(i, min(n, i + size))) for i in range(0, n, size)]
+    for i in range(0, n, size):
+        yield list(range(i, min(n, i + size)))
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def worker_cap(requested: int | None, deals: int) -> int:
+    """The number of worker processes to start: as asked (default: every core), but never more
+    than the cores this process may use nor more than the job's deals."""
+    want = _cores() if requested is None else max(1, int(requested))
+    return max(1, min(want, _cores(), deals))
 
 
 def simulate(
@@ -584,40 +700,62 @@ def simulate(
     workers: int | None = None,
     progress: Progress | None = None,
     backend: str = "process",
+    keep_outcomes: bool = False,
 ) -> SimResult:
-    """Run ``job`` on ``workers`` processes (default: every core; 1 runs in this process).
+    """Run ``job`` on ``workers`` processes (default: every core; capped to the cores and to the
+    job's deals; 1 runs in this process).
 
-    ``backend='ray'`` runs the same chunks as Ray tasks (needs the ``[ray]`` extra).
+    The rows are summed up as chunks of deals come back, so memory stays flat over a long run;
+    ``keep_outcomes=True`` also keeps every hand's outcome in the result (``SimResult.outcomes``).
+    ``backend='ray'`` runs the same chunks as Ray tasks (needs the ``[ray]`` extra): the way to use
+    many machines (see docs/performance.md).
     """
     job.check()
-    if workers is None:
-        workers = os.cpu_count() or 1
-    workers = max(1, int(workers))
+    if backend not in ("process", "ray"):
+        raise GinRummyError(f"unknown backend {backend!r}; choose process or ray")
+    if backend == "process":
+        workers = worker_cap(workers, job.hands)
+    else:
+        workers = max(1, int(workers)) if workers is not None else _cores()
     t0 = time.perf_counter()
     chunks = _chunks(job.hands, workers)
-    outcomes: list[DealOutcome] = []
+    tally = _Tally(job)
+    kept: list[DealOutcome] = []
     done = 0
+
+    def take(outs: list[DealOutcome], deals: int) -> None:
+        nonlocal done
+        tally.add(outs)
+        if keep_outcomes:
+            kept.extend(outs)
+        done += deals
+        if progress:
+            progress(done, job.hands)
+
     if backend == "ray":
-        outcomes = _run_ray(job, chunks, progress)
-    elif backend != "process":
-        raise GinRummyError(f"unknown backend {backend!r}; choose process or ray")
-    elif workers == 1 or len(chunks) == 1:
+        _run_ray(job, chunks, workers, take)
+    elif workers == 1:
         for ch in chunks:
-            outcomes.extend(_play_chunk(job, ch))
-            done += len(ch)
-            if progress:
-                progress(done, job.hands)
+            take(_play_chunk(job, ch), len(ch))
     else:
+        # At most two chunks a worker in flight: results are summed up and dropped as they come.
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = {pool.submit(_play_chunk, job, ch): len(ch) for ch in chunks}
-            for fut in as_completed(futures):
-                outcomes.extend(fut.result())
-                done += futures[fut]
-                if progress:
-                    progress(done, job.hands)
-    outcomes.sort(key=lambda o: (o.index, o.seating))
-    rows = summarise(job, outcomes)
-    return SimResult(job, outcomes, rows, workers, time.perf_counter() - t0, backend)
+            pending: dict[Future[list[DealOutcome]], int] = {}
+            for ch in chunks:
+                while len(pending) >= 2 * workers:
+                    _drain(pending, take)
+                pending[pool.submit(_play_chunk, job, ch)] = len(ch)
+            while pending:
+                _drain(pending, take)
+    kept.sort(key=lambda o: (o.index, o.seating))
+    return SimResult(job, kept, tally.rows(), workers, time.perf_counter() - t0, backend, tally.played)
+
+
+def _drain(pending: dict[Future[list[DealOutcome]], int], take: Callable[[list[DealOutcome], int], None]) -> None:
+    """Wait for at least one pending chunk; hand each finished one to ``take`` and forget it."""
+    finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+    for fut in finished:
+        take(fut.result(), pending.pop(fut))
 
 
 def have_ray() -> bool:
@@ -628,23 +766,30 @@ def have_ray() -> bool:
     return True
 
 
-def _run_ray(job: SimJob, chunks: list[list[int]], progress: Progress | None) -> list[DealOutcome]:  # pragma: no cover
+def _run_ray(
+    job: SimJob, chunks: Iterable[list[int]], workers: int, take: Callable[[list[DealOutcome], int], None]
+) -> None:  # pragma: no cover
+    """The chunks as Ray tasks (on the cluster ``ray.init`` finds: ``RAY_ADDRESS``, or a local one),
+    at most two a worker in flight."""
     import ray
 
     if not ray.is_initialized():
         ray.init(ignore_reinit_error=True, log_to_driver=False)
     remote = ray.remote(_play_chunk)
-    pending = {remote.remote(job, ch): len(ch) for ch in chunks}
-    outcomes: list[DealOutcome] = []
-    done = 0
-    while pending:
+    limit = 2 * max(workers, int(ray.cluster_resources().get("CPU", 1)))
+    pending: dict[Any, int] = {}
+
+    def drain() -> None:
         ready, _ = ray.wait(list(pending), num_returns=1)
         for ref in ready:
-            outcomes.extend(ray.get(ref))
-            done += pending.pop(ref)
-            if progress:
-                progress(done, job.hands)
-    return outcomes
+            take(ray.get(ref), pending.pop(ref))
+
+    for ch in chunks:
+        while len(pending) >= limit:
+            drain()
+        pending[remote.remote(job, ch)] = len(ch)
+    while pending:
+        drain()
 
 
 def progress_printer(stream: Any = None, label: str = "simulate") -> tuple[Progress, Callable[[], None]]:
