@@ -474,8 +474,8 @@ class SimRow:
 @dataclass
 class SimResult:
     """A finished job.  ``outcomes`` holds every hand only when :func:`simulate` was asked to keep
-    them (``keep_outcomes=True``); the rows are summed up as the hands come in, so that a long run
-    needs no more memory than a short one."""
+    them (``keep_outcomes=True``, or a job that writes records); the rows are summed up as the
+    hands come in, so that a long run needs no more memory than a short one."""
 
     job: SimJob
     outcomes: list[DealOutcome]
@@ -700,17 +700,21 @@ def simulate(
     workers: int | None = None,
     progress: Progress | None = None,
     backend: str = "process",
-    keep_outcomes: bool = False,
+    keep_outcomes: bool | None = None,
 ) -> SimResult:
     """Run ``job`` on ``workers`` processes (default: every core; capped to the cores and to the
     job's deals; 1 runs in this process).
 
     The rows are summed up as chunks of deals come back, so memory stays flat over a long run;
-    ``keep_outcomes=True`` also keeps every hand's outcome in the result (``SimResult.outcomes``).
+    ``keep_outcomes=True`` also keeps every hand's outcome in the result (``SimResult.outcomes``);
+    by default they are kept only for a job that writes records (``SimJob.records``: the records
+    are in the outcomes).
     ``backend='ray'`` runs the same chunks as Ray tasks (needs the ``[ray]`` extra): the way to use
     many machines (see docs/performance.md).
     """
     job.check()
+    if keep_outcomes is None:
+        keep_outcomes = job.records
     if backend not in ("process", "ray"):
         raise GinRummyError(f"unknown backend {backend!r}; choose process or ray")
     if backend == "process":
