@@ -58,6 +58,7 @@ True
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import logging
@@ -337,13 +338,31 @@ def _other_holder(game_id: str, row: tuple[Any, ...] | None, now: float) -> Game
     return GameLock(game_id, str(row[5]), str(row[6]), int(row[7]), float(row[8]), row[6] == _me().host)
 
 
+_EXITING = False  # set at interpreter exit, before the connections are closed
+_WATCHING_EXIT = False
+
+
+def _exiting() -> None:
+    global _EXITING
+    _EXITING = True
+
+
+def _watch_exit() -> None:
+    """Set :data:`_EXITING` at exit before the connection finalizers run: atexit calls the last
+    registered first, and this is registered after them (a lock needs a connection)."""
+    global _WATCHING_EXIT
+    if not _WATCHING_EXIT:
+        _WATCHING_EXIT = True
+        atexit.register(_exiting)
+
+
 def _heartbeat(ref: weakref.ref[Store]) -> None:
     """A daemon thread per Store that holds locks: renews them every quarter lease, and ends when
-    the Store holds none (or is gone)."""
+    the Store holds none (or is gone, or the interpreter is exiting)."""
     while True:
         time.sleep(LEASE_SECONDS / 4)
         store = ref()
-        if store is None:
+        if store is None or _EXITING:
             return
         with store._held_guard:
             held = sorted(store._held) if store._held_pid == os.getpid() else []
@@ -353,6 +372,8 @@ def _heartbeat(ref: weakref.ref[Store]) -> None:
         try:
             store._renew(held)
         except StoreError as exc:
+            if _EXITING:
+                return  # the process is ending: its locks end with it
             _log.warning("could not renew the locks of %s: %s", held, exc)
         del store
 
@@ -826,6 +847,7 @@ class Store:
                 self._held, self._held_pid, self._beat = set(), os.getpid(), None
             self._held.add(game_id)
             if self._beat is None:
+                _watch_exit()
                 self._beat = threading.Thread(
                     target=_heartbeat, args=(weakref.ref(self),), name="ginrummy-lock-heartbeat", daemon=True
                 )
