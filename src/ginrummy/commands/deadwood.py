@@ -153,10 +153,6 @@ _RANK = (1 | 1 << 13 | 1 << 26 | 1 << 39,)
 _RANK_MASKS = tuple(_RANK[0] << r for r in range(13))
 
 
-def _lowest(x: int) -> int:
-    return x & -x
-
-
 def _with_sets(m: int, t: int) -> str:
     """The JSON of a hand (mask ``m``) where the ranks ``t`` may form sets: the best way of using
     them, ties broken as :func:`ginrummy.melds.best_arrangement` breaks them."""
@@ -208,8 +204,15 @@ def _with_sets(m: int, t: int) -> str:
     _, _, bu, _, br = pieces[0x2000 | rest >> 13 & 0x1FFF]
     _, _, cu, _, cr = pieces[0x4000 | rest >> 26 & 0x1FFF]
     _, _, du, _, dr = pieces[0x6000 | rest >> 39]
-    melds = [*ar, *br, *cr, *dr, *sets]
-    melds.sort(key=_lowest)  # melds are disjoint: their lowest cards order them
+    melds = [*ar, *br, *cr, *dr]  # the runs, in order
+    for x in sets:  # melds are disjoint: their lowest cards order them
+        low = x & -x
+        i = 0
+        for r in melds:
+            if r & -r > low:
+                break
+            i += 1
+        melds.insert(i, x)
     mp = _MELD_PIECE
     return (
         f'{{"cards": [{cards}], "deadwood": {best}, "melds": [{", ".join([mp[x] for x in melds])}], '
@@ -277,10 +280,16 @@ def _batch(args: argparse.Namespace) -> int:
                         bc, bm, bu, _, _ = pieces[0x2000 | b]
                         cc, cm, cu, _, _ = pieces[0x4000 | c]
                         dc, dm, du, _, _ = pieces[0x6000 | d]
-                        out.append(
-                            f'{{"cards": [{(ac + bc + cc + dc)[2:]}], "deadwood": {rd[a] + rd[b] + rd[c] + rd[d]}, '
-                            f'"melds": [{(am + bm + cm + dm)[2:]}], "unmatched": [{(au + bu + cu + du)[2:]}]}}'
-                        )
+                        runs = am + bm + cm + dm
+                        held = (ac + bc + cc + dc)[2:]
+                        dw = rd[a] + rd[b] + rd[c] + rd[d]
+                        if runs:
+                            out.append(
+                                f'{{"cards": [{held}], "deadwood": {dw}, "melds": [{runs[2:]}], '
+                                f'"unmatched": [{(au + bu + cu + du)[2:]}]}}'
+                            )
+                        else:  # no meld at all (most random hands): every card is unmatched
+                            out.append(f'{{"cards": [{held}], "deadwood": {dw}, "melds": [], "unmatched": [{held}]}}')
                     continue
             result = _reference(raw, lineno, encoding)
             if result is None:
