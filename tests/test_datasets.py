@@ -140,3 +140,14 @@ def test_game_outcomes_and_load_records_forms(tmp_path: Path) -> None:
     (tmp_path / "broken.jsonl").write_text('{"variant": "classic"}\nnot json\n')
     with pytest.raises(RecordError, match="line 2"):
         load_records(tmp_path / "broken.jsonl")
+
+
+def test_the_imitation_example_runs() -> None:
+    """examples/imitation.py, shortened: expert games -> arrays -> a trained policy -> its
+    agreement and its play against greedy and the expert."""
+    script = Path(__file__).resolve().parent.parent / "examples" / "imitation.py"
+    args = ["--deals", "6", "--eval-deals", "2", "--epochs", "2", "--hidden", "16", "--workers", "1"]
+    proc = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "agreement with the expert, all:" in proc.stdout
+    assert "policy v. greedy over 2 mirrored deals" in proc.stdout and "policy v. expert" in proc.stdout

@@ -193,3 +193,32 @@ def test_python_ismcts_plays_a_decision() -> None:
 
 def test_doctest() -> None:
     assert doctest.testmod(gos, optionflags=doctest.ELLIPSIS).failed == 0
+
+
+def test_the_example_runs() -> None:
+    """examples/openspiel_algorithms.py, shortened: IS-MCTS against the expert, and the sampled
+    solitaire evaluation of every player."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "examples" / "openspiel_algorithms.py"
+    run = [sys.executable, str(script)]
+    proc = subprocess.run(
+        [*run, "ismcts", "--variant", "three", "--pairs", "1", "--simulations", "4"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "three: IS-MCTS (4 simulations, greedy rollouts" in proc.stdout and "points a hand" in proc.stdout
+    proc = subprocess.run(
+        [*run, "solitaire", "--deals", "2", "--mcts-deals", "1", "--simulations", "3"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    for player in ("uniform random", "greedy", "IS-MCTS", "planner"):
+        assert f"{player}" in proc.stdout
+    assert proc.stdout.count("95% interval") == 4
