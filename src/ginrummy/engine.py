@@ -46,7 +46,7 @@ from .melds import (
     best_discards,
     deadwood_after_each,
     is_meld,
-    lay_off,
+    lay_off_all,
     min_deadwood,
 )
 from .options import (
@@ -489,16 +489,18 @@ class State:
             self._legal = self._compute_legal()
         legal = self._legal
         if act.melds is not None:
-            if ACTIONS[Action(act.kind, act.card).id] not in legal:
-                self._illegal(act, legal)
-            self._check_declared(act)
+            act = self._check_declared(act, legal)
         else:
             act = ACTIONS[action_id(act)]  # interned: the membership test below is by identity
             for x in legal:
                 if x is act:
                     break
             else:
-                self._illegal(act, legal)
+                gin = self._knock_as_gin(act, legal)
+                if gin is None:
+                    self._illegal(act, legal)
+                else:
+                    act = gin
         self.logs[-1].actions.append(act)
         self.logs[-1].seats.append(self.current)
         self._legal = None
@@ -529,13 +531,40 @@ class State:
             why = f" (knocking needs deadwood of at most {self.knock_limit} after the discard)"
         raise IllegalAction(f"{act} is not legal{why}; legal: {', '.join(map(str, legal))}")
 
-    def _check_declared(self, act: Action) -> None:
-        """Rule 0.8: a declared arrangement must be real melds from the kept ten, within the limit."""
-        assert self.current is not None and act.melds is not None
-        kept = self.hands[self.current] & ~(1 << act.card if act.card is not None else 0)
+    def _knock_as_gin(self, act: Action, legal: list[Action]) -> Action | None:
+        """Rule 0.7: knocking with deadwood 0 is gin.  ``knock 7h`` whose kept ten are all melded is
+        ``gin 7h`` (and ``knock`` with the dealt ten of the solitaire opening is ``gin``); None when
+        ``act`` is not such a knock."""
+        if act.kind != "knock":
+            return None
+        if act.card is not None:
+            gin = GIN[act.card]
+        elif self.phase == Phase.OPENING:
+            gin = BIG_GIN
+        else:
+            return None
+        return gin if gin in legal else None
+
+    def _check_declared(self, act: Action, legal: list[Action]) -> Action:
+        """Rule 0.8: a declared arrangement must be real melds from the kept ten, within the limit.
+        Returns the action to play: a knock whose declared melds leave deadwood 0 is gin (rule 0.7)."""
+        assert act.melds is not None
+        c = act.card
+        if act.kind == "knock" and c is None:
+            may_end = KNOCK_NO_DISCARD in legal or (self.phase == Phase.OPENING and BIG_GIN in legal)
+        elif c is None:
+            may_end = BIG_GIN in legal
+        elif act.kind == "gin":
+            may_end = GIN[c] in legal
+        else:
+            may_end = KNOCK[c] in legal or GIN[c] in legal
+        if not may_end or self.current is None:
+            self._illegal(act, legal)
+        assert self.current is not None
+        kept = self.hands[self.current] & ~(1 << c if c is not None else 0)
         used = 0
         for meld in act.melds:
-            m = sum(1 << c for c in meld)
+            m = sum(1 << x for x in meld)  # each card once: Action checked it when it was built
             if not is_meld(m):
                 raise IllegalAction(f"{format_cards(meld)} is not a meld")
             if m & ~kept:
@@ -544,10 +573,13 @@ class State:
                 raise IllegalAction(f"{format_cards(meld)} shares a card with another declared meld")
             used |= m
         dead = CardSet(kept & ~used).value
-        if act.kind == "gin" and dead:
+        if dead == 0:
+            return act if act.kind == "gin" else Action("gin", c, act.melds)
+        if act.kind == "gin":
             raise IllegalAction(f"gin must meld every card; the declared melds leave {dead}")
-        if act.kind == "knock" and not self._may_knock(dead):
+        if not self._may_knock(dead):
             raise IllegalAction(f"the declared melds leave deadwood {dead}; knocking needs 1 to {self.knock_limit}")
+        return act
 
     def _do(self, act: Action) -> None:
         seat = self.current
@@ -686,8 +718,12 @@ class State:
         melds, laid, defender = self._layoff_context()
         if melds is None:
             return []
-        rest = self.hands[defender] & ~sum(1 << c for c in laid)
-        return [c for c in CardSet(rest) if lay_off(melds, c) is not None]
+        laid_mask = sum(1 << c for c in laid)
+        rest = self.hands[defender] & ~laid_mask
+        knocked = [sum(1 << c for c in m) for m in self._knock_melds]
+        # Rule 0.9.3: the cards laid off so far and this one must share the knocker's melds so
+        # that each stays a meld (7h may go on 4h5h6h beside 7c7d7s, and then 8h after it).
+        return [c for c in CardSet(rest) if lay_off_all(knocked, laid_mask | 1 << c) is not None]
 
     def _layoff_context(self) -> tuple[list[int] | None, list[Card], int]:
         r = self.hand_result
@@ -702,10 +738,7 @@ class State:
         if i < 0 or acts[i].kind != "knock":
             return None, [], 0
         laid = [a.card for a in acts[i + 1 :] if a.card is not None]
-        melds: list[int] | None = [sum(1 << c for c in m) for m in self._knock_melds]
-        for c in laid:
-            assert melds is not None
-            melds = lay_off(melds, c)
+        melds = lay_off_all([sum(1 << c for c in m) for m in self._knock_melds], sum(1 << c for c in laid))
         defender = self.hand_nondealer if r.knocker == self.hand_dealer else self.hand_dealer
         return melds, laid, defender
 

@@ -40,6 +40,7 @@ __all__ = [
     "is_run",
     "is_set",
     "lay_off",
+    "lay_off_all",
     "layoff_closure",
     "min_deadwood",
     "min_deadwood_many",
@@ -630,6 +631,30 @@ def layoff_closure(melds: Iterable[Iterable[int] | int], hand: Iterable[int] | i
         for ext in _meld_extensions(hand_mask(meld), pool):
             out |= ext
     return CardSet(out)
+
+
+def lay_off_all(melds: Iterable[Iterable[int] | int], cards: Iterable[int] | int) -> list[int] | None:
+    """The ``melds`` (as masks) extended by every one of ``cards``, or None if they cannot all be
+    laid off: rule 0.9.3, the cards are shared among the melds so that each extended meld is still
+    a meld (chains included: 4h5h6h takes 7h and then 8h, even beside a set of sevens)."""
+    masks = [hand_mask(m) for m in melds]
+    pool = hand_mask(cards)
+    if pool & sum(masks):
+        return None
+    choices = [_meld_extensions(m, pool) for m in masks]
+
+    def place(i: int, left: int) -> list[int] | None:
+        if i == len(masks):
+            return [] if left == 0 else None
+        for ext in choices[i]:
+            if ext & ~left:
+                continue
+            rest = place(i + 1, left & ~ext)
+            if rest is not None:
+                return [masks[i] | ext, *rest]
+        return None
+
+    return place(0, pool)
 
 
 def can_lay_off(melds: Iterable[Iterable[int] | int], card: int) -> bool:
