@@ -159,7 +159,7 @@ def data_dir(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def app(data_dir: Path) -> Any:
-    return create_app(data_dir, computer_delay=0)
+    return create_app(data_dir, computer_delay=0, deal_seed=101)
 
 
 @pytest.fixture
@@ -274,7 +274,7 @@ def test_hint_is_for_the_seat_to_act(client: TestClient) -> None:
 
 
 def test_computer_players_are_paced_and_persist_between_messages(data_dir: Path) -> None:
-    app = create_app(data_dir, computer_delay=0.05)
+    app = create_app(data_dir, computer_delay=0.05, deal_seed=102)
     with TestClient(app, client=LOCAL, base_url=BASE) as tc, connect(tc) as ws:
         c = Client(ws)
         c.join_reply({"type": "new", "variant": "classic", "opponent": "greedy"})
@@ -283,7 +283,7 @@ def test_computer_players_are_paced_and_persist_between_messages(data_dir: Path)
 
 
 def test_computer_players_and_hints_in_a_worker_process(data_dir: Path) -> None:
-    app = create_app(data_dir, computer_delay=0, workers=1)  # as ginrummy serve does
+    app = create_app(data_dir, computer_delay=0, workers=1, deal_seed=103)  # as ginrummy serve does
     with TestClient(app, client=LOCAL, base_url=BASE) as tc, connect(tc) as ws:
         c = Client(ws)
         c.join_reply({"type": "new", "variant": "classic", "opponent": "expert"})
@@ -399,7 +399,7 @@ def test_not_your_turn_and_deal_during_a_hand(client: TestClient) -> None:
 
 
 def test_rate_limit_per_connection(data_dir: Path) -> None:
-    app = create_app(data_dir, computer_delay=0, rate=5, burst=10)
+    app = create_app(data_dir, computer_delay=0, rate=5, burst=10, deal_seed=104)
     with TestClient(app, client=LOCAL, base_url=BASE) as tc, connect(tc) as ws:
         c = Client(ws)
         for i in range(30):
@@ -466,7 +466,7 @@ def test_tokens_are_unguessable_and_stored_hashed(client: TestClient, data_dir: 
 
 def test_games_survive_a_server_restart(data_dir: Path) -> None:
     rng = random.Random(8)
-    app1 = create_app(data_dir, computer_delay=0)
+    app1 = create_app(data_dir, computer_delay=0, deal_seed=105)
     with TestClient(app1, client=LOCAL, base_url=BASE) as tc, connect(tc) as ws:
         c = Client(ws)
         joined = c.join_reply({"type": "new", "variant": "classic", "name": "Ann"})
@@ -476,7 +476,7 @@ def test_games_survive_a_server_restart(data_dir: Path) -> None:
             c.request({"type": "act", "action": choose(obs, rng)})
         obs = c.wait_turn()
     # the first server is gone (its shutdown flushed every save); a new one reads the same store
-    app2 = create_app(data_dir, computer_delay=0)
+    app2 = create_app(data_dir, computer_delay=0, deal_seed=106)
     with TestClient(app2, client=LOCAL, base_url=BASE) as tc, connect(tc) as ws:
         c2 = Client(ws)
         again = c2.join_reply({"type": "hello", "game": joined["game"], "token": joined["token"]})
@@ -496,12 +496,12 @@ def test_games_survive_a_server_restart(data_dir: Path) -> None:
 
 
 def test_pending_commitment_survives_a_restart(data_dir: Path) -> None:
-    app1 = create_app(data_dir, computer_delay=0)
+    app1 = create_app(data_dir, computer_delay=0, deal_seed=107)
     with TestClient(app1, client=LOCAL, base_url=BASE) as tc, connect(tc) as ws:
         c = Client(ws)
         joined = c.join_reply({"type": "new", "variant": "gin-solitaire"})
         shown = c.obs["next_commitment"]
-    app2 = create_app(data_dir, computer_delay=0)
+    app2 = create_app(data_dir, computer_delay=0, deal_seed=108)
     with TestClient(app2, client=LOCAL, base_url=BASE) as tc, connect(tc) as ws:
         c2 = Client(ws)
         c2.join_reply({"type": "hello", "game": joined["game"], "token": joined["token"]})

@@ -314,7 +314,7 @@ def finish(auditor: Auditor, clients: list[Client]) -> None:
 @pytest.mark.parametrize("variant", ["classic", "solitaire", "three", "gin-solitaire"])
 def test_single_player_full_game_sends_only_the_players_view(tmp_path: Path, variant: str) -> None:
     auditor = Auditor()
-    app = create_app(tmp_path, computer_delay=0, tap=auditor, rate=1000, burst=1000)
+    app = create_app(tmp_path, computer_delay=0, tap=auditor, rate=1000, burst=1000, deal_seed=201)
     rng = random.Random(variant)
     options = {"game_target": 60} if variant != "classic" else {}
     with TestClient(app, client=LOCAL, base_url=BASE) as tc, tc.websocket_connect("/ws", headers=HOST) as ws:
@@ -385,7 +385,7 @@ def play_table(
 
 def test_two_person_classic_table_full_game(tmp_path: Path) -> None:
     auditor = Auditor()
-    app = create_app(tmp_path, computer_delay=0, tap=auditor, rate=1000, burst=1000)
+    app = create_app(tmp_path, computer_delay=0, tap=auditor, rate=1000, burst=1000, deal_seed=202)
     rng = random.Random(21)
     with (
         TestClient(app, client=LOCAL, base_url=BASE) as tc,
@@ -404,7 +404,7 @@ def test_two_person_classic_table_full_game(tmp_path: Path) -> None:
 
 def test_three_table_full_game_with_sitter_suggestions(tmp_path: Path) -> None:
     auditor = Auditor()
-    app = create_app(tmp_path, computer_delay=0, tap=auditor, rate=1000, burst=1000)
+    app = create_app(tmp_path, computer_delay=0, tap=auditor, rate=1000, burst=1000, deal_seed=203)
     rng = random.Random(33)
     with (
         TestClient(app, client=LOCAL, base_url=BASE) as tc,
