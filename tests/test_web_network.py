@@ -526,6 +526,16 @@ def test_games_per_client_are_limited(data_dir: Path) -> None:
         reply = c.join_reply({"type": "create_table", "variant": "classic", "seats": ["person"]})
         assert reply["code"] == "quota"
     assert len(Store(data_dir).saved_games()) == 3
+    # this computer is not limited by address, but one connection cannot make games without end
+    with TestClient(app, client=LOCAL, base_url=BASE) as tc:
+        with connect(tc) as ws:
+            c = Client(ws)
+            for _ in range(3):
+                assert c.join_reply({"type": "new", "variant": "solitaire"})["type"] == "joined"
+            reply = c.join_reply({"type": "new", "variant": "solitaire"})
+            assert reply["code"] == "quota" and "one connection" in reply["message"]
+        with connect(tc) as ws:
+            assert Client(ws).join_reply({"type": "new", "variant": "solitaire"})["type"] == "joined"
 
 
 def test_abandoned_tables_leave_memory(data_dir: Path) -> None:

@@ -237,6 +237,7 @@ class Connection:
         self.tap = tap
         self.overflow = False
         self.limited = False  # counted against its address's quotas
+        self.games: RateLimiter = RateLimiter(0.0, 1e9)  # new games on this connection (set by the app)
 
     def send(self, msg: dict[str, Any]) -> None:
         """Queue one message for this client (never blocks the game)."""
@@ -473,6 +474,7 @@ def create_app(
             return
         conn = Connection(websocket, owner=owner, rate=rate, burst=burst, tap=tap, client=client_host)
         conn.limited = limited
+        conn.games = RateLimiter(1.0 / max(quotas.game_refill_seconds, 1e-9), float(quotas.games_per_client))
         writer = asyncio.create_task(conn.writer())
         conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "max_message_bytes": MAX_MESSAGE_BYTES})
         try:
@@ -545,12 +547,17 @@ def create_app(
             table, seat = await manager.attach_token(msg["game"], msg["token"])
             await seat_client(conn, table, seat, None)
             return
-        if kind in ("new", "create_table") and conn.limited and not clients.start_game(conn.client):
-            raise ProtocolError(
-                "quota",
-                f"too many new games from one address: one more every {quotas.game_refill_seconds:g} s "
-                f"(bursts of {quotas.games_per_client})",
-            )
+        if kind in ("new", "create_table"):
+            # every connection (this computer's too), and every address but this computer's
+            where = "connection" if not conn.games.allow() else None
+            if where is None and conn.limited and not clients.start_game(conn.client):
+                where = "address"
+            if where is not None:
+                raise ProtocolError(
+                    "quota",
+                    f"too many new games from one {where}: one more every {quotas.game_refill_seconds:g} s "
+                    f"(bursts of {quotas.games_per_client})",
+                )
         if kind == "new":
             table, seat, token = await manager.create_solo(
                 msg["variant"], msg.get("options"), msg.get("opponent"), msg.get("name")
