@@ -15,8 +15,8 @@ from ginrummy.agents import Agent, Decision, register
 from ginrummy.cards import CardSet
 from ginrummy.melds import best_discards, min_deadwood
 from ginrummy.options import VARIANTS
-from ginrummy.plain import you_grammar
 from ginrummy.store import DB_NAME, Store
+from ginrummy.words import you_grammar
 
 pytest.importorskip("textual")
 
@@ -362,7 +362,7 @@ def test_hint_and_the_sitters_advice(tmp_path: Path) -> None:
             obs = screen.obs()
             assert obs["roles"]["captain"] == 1  # the person is the captain: the sitter advises
             advice = str(screen.query_one("#captain").render())
-            assert "(the sitter) advises:" in advice
+            assert "(the sitter) suggests:" in advice
             await pilot.press("h")
             assert screen.message.startswith("Hint: ")
             best = screen.message.removeprefix("Hint: ").split(" — ")[0].split("  (")[0]

@@ -5,24 +5,38 @@ The commands are the record notation (``draw``, ``take``, ``pass``, ``discard 7h
 game is saved after every action; a later ``ginrummy play --plain`` resumes it.  A bad command gets
 one line starting ``error:`` that names what was wrong, and changes nothing.
 
-This module also holds the small helpers the terminal app shares: building a session from the
-start-screen choices, describing actions and score sheets in words, and filing a finished game.
+Every move is printed from the session's move log as the person's seat may read it
+(:meth:`ginrummy.session.Session.move_text`): a computer player's reasons about its own cards are
+shown only after the hand, by ``why``.  The helpers that used to live here are in the application
+layer (:mod:`ginrummy.session`, :mod:`ginrummy.words`); the names are kept for old imports.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
 from .actions import Action
 from .cards import Card, parse_cards
+from .engine import SEATS, SOLO
 from .errors import GinRummyError, IllegalAction
-from .session import HUMAN, Session
+from .session import (
+    HUMAN,
+    ComputerPlayerError,
+    Session,
+    file_finished_game,
+    make_session,
+    public_record,
+    solitaire_analysis,
+    viewer_seat,
+)
 from .store import Store, new_game_id
+from .words import action_words, card_list, clean_text, default_players, score_lines, target_of, you_grammar
 
 __all__ = [
+    "SEATS",
+    "SOLO",
     "PlainGame",
     "action_words",
     "default_players",
@@ -31,11 +45,10 @@ __all__ = [
     "public_record",
     "score_lines",
     "solitaire_analysis",
+    "target_of",
+    "viewer_seat",
     "you_grammar",
 ]
-
-SOLO = ("solitaire", "gin-solitaire")
-SEATS = {"classic": 2, "oklahoma": 2, "hollywood": 2, "three": 3, "solitaire": 2, "gin-solitaire": 2}
 
 HELP = """\
 Commands (the record notation):
@@ -50,206 +63,11 @@ Other commands:
   hand            your cards, melds, deadwood and the table
   score           the score sheet
   hint            the advisor's suggestion
+  why             the computer players' reasons for their moves (after the hand)
   deal            deal the next hand (also an empty line) when a hand is over
   record          the game record so far, as one line of JSON
   help            this list
   quit            stop; the game is saved and resumes next time"""
-
-
-# ---------------------------------------------------------------------------------------------
-# Shared helpers (also used by the terminal app)
-# ---------------------------------------------------------------------------------------------
-def default_players(variant: str, seats: Sequence[str], name: str = "You") -> list[str]:
-    """Display names: the person's name, the Joker, or the computer's level (``Expert``, ``Expert 2``)."""
-    if variant in SOLO:
-        return [name if seats[0] == HUMAN else seats[0].capitalize(), "Joker"]
-    out: list[str] = []
-    humans = 0
-    if name == "You" and sum(k == HUMAN for k in seats) > 1:
-        name = "Player 1"  # a hot seat: nobody is "you"
-    for kind in seats:
-        if kind == HUMAN:
-            humans += 1
-            base = name if humans == 1 else f"Player {len(out) + 1}"
-        else:
-            base = kind.capitalize()
-        label, n = base, 2
-        while label in out:
-            label, n = f"{base} {n}", n + 1
-        out.append(label)
-    return out
-
-
-def make_session(
-    variant: str,
-    *,
-    options: Mapping[str, Any] | None = None,
-    seats: Sequence[str] | None = None,
-    players: Sequence[str] | None = None,
-    name: str = "You",
-    deal_seed: int | None = None,
-) -> Session:
-    """A new session from the start-screen choices; ``seats`` defaults to the person against experts."""
-    n = SEATS.get(variant)
-    if n is None:
-        from .options import VARIANTS
-
-        raise GinRummyError(f"unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}")
-    if seats is None:
-        seats = [HUMAN, "joker"] if variant in SOLO else [HUMAN] + ["expert"] * (n - 1)
-    seats = list(seats)
-    if variant in SOLO and len(seats) == 2:
-        seats[1] = "joker"
-    if players is None:
-        players = default_players(variant, seats, name)
-    return Session.new(variant, dict(options or {}), list(players), seats, deal_seed=deal_seed)
-
-
-def viewer_seat(session: Session) -> int:
-    """The seat whose view a single-screen front end shows: the person to act, else the first person."""
-    to_act = session.human_to_act()
-    if to_act is not None:
-        return to_act
-    return next((i for i, k in enumerate(session.seats) if k == HUMAN), 0)
-
-
-def action_words(players: Sequence[str], seat: int | None, action: str, viewer: int | None = None) -> str:
-    """``Expert draws from the stock``; ``You discard 7h`` for the viewer."""
-    who = "You" if seat is not None and seat == viewer else (players[seat] if seat is not None else "?")
-    you = who == "You"
-    a = Action.parse(action)
-    card = str(a.card) if a.card is not None else ""
-
-    def verb(v: str, s: str) -> str:
-        return v if you else s
-
-    if a.kind == "draw":
-        return f"{who} {verb('draw', 'draws')} from the stock"
-    if a.kind == "take":
-        return f"{who} {verb('take', 'takes')} the discard"
-    if a.kind == "pass":
-        return f"{who} {verb('pass', 'passes')} on the upcard"
-    if a.kind == "discard":
-        return f"{who} {verb('discard', 'discards')} {card}"
-    if a.kind == "knock":
-        return f"{who} {verb('knock', 'knocks')}" + (f", discarding {card}" if card else "")
-    if a.kind == "gin":
-        return f"{who} {verb('go', 'goes')} gin" + (f", discarding {card}" if card else " with every card melded")
-    if a.kind == "layoff":
-        return f"{who} {verb('lay', 'lays')} off {card}"
-    return f"{who}: {action}"
-
-
-_YOU_VERBS = {
-    "knocks": "knock",
-    "goes": "go",
-    "scores": "score",
-    "spreads": "spread",
-    "lays": "lay",
-    "wins": "win",
-    "draws": "draw",
-    "takes": "take",
-}
-
-
-def you_grammar(line: str) -> str:
-    """The engine writes ``{name} knocks``; when the name is "You" make it ``You knock``."""
-    import re
-
-    return re.sub(r"\bYou (" + "|".join(_YOU_VERBS) + r")\b", lambda m: "You " + _YOU_VERBS[m.group(1)], line)
-
-
-def target_of(obs: Mapping[str, Any]) -> int:
-    opts = obs.get("options", {})
-    if obs.get("variant") == "hollywood":
-        return int(opts.get("hollywood_target", 100))
-    return int(opts.get("game_target", 100))
-
-
-def score_lines(obs: Mapping[str, Any]) -> list[str]:
-    """The score sheet in words: totals to the target, hands won, Hollywood's three games, and the
-    final totals with their bonuses once the game is over."""
-    players = obs["players"]
-    totals = obs["totals"]
-    won = obs["hands_won"]
-    lines = [f"Score after hand {obs['hand_number']} (game to {target_of(obs)}):"]
-    for i, p in enumerate(players):
-        boxes = f" ({obs['boxes'][i]} boxes)" if "boxes" in obs else ""
-        lines.append(f"  {p}: {totals[i]} points, {won[i]} hand{'s' if won[i] != 1 else ''} won{boxes}")
-    hw = obs.get("hollywood")
-    if hw:
-        for g, (col, closed) in enumerate(zip(hw["games"], hw["closed"], strict=True), 1):
-            cells = ", ".join(f"{players[i]} {'-' if v is None else v}" for i, v in enumerate(col))
-            lines.append(f"  Game {g}{' (closed)' if closed else ''}: {cells}")
-    if obs.get("game_over"):
-        final = obs.get("final_totals", totals)
-        if list(final) != list(totals):
-            opts = obs.get("options", {})
-            lines.append(
-                "Final totals with bonuses (game bonus "
-                f"{opts.get('game_bonus', 0)}, {opts.get('box_bonus', 0)} a hand won"
-                + (f", shutout: {opts.get('shutout')}" if opts.get("shutout") else "")
-                + "):"
-            )
-            for i, p in enumerate(players):
-                lines.append(f"  {p}: {final[i]}")
-        w = obs.get("winner")
-        lines.append("Game over: " + ("no winner" if w is None else f"{players[w]} wins"))
-    return lines
-
-
-def solitaire_analysis(session: Session, rollouts: int | None = None) -> dict[str, Any] | None:
-    """The post-game analysis of a solitaire (``ginrummy.analysis.analyse_record``) as JSON, with
-    its ``summary`` lines for people, if that module exists and works; None otherwise.  It replays
-    every decision against the planner, so it takes a while: front ends run it in the background."""
-    if session.state.variant not in SOLO:
-        return None
-    try:
-        from . import analysis
-    except ImportError:
-        return None  # the analysis is optional
-    try:
-        kwargs: dict[str, Any] = {} if rollouts is None else {"rollouts": rollouts}
-        result: Any = analysis.analyse_record(session.state.to_record(), **kwargs)
-    except Exception as exc:  # a failing analysis never loses the game; say why
-        return {"error": f"{type(exc).__name__}: {exc}", "summary": [f"(The analysis failed: {exc})"]}
-    summary = result.summary() if hasattr(result, "summary") else None
-    if hasattr(result, "to_json"):
-        result = result.to_json()
-    elif hasattr(result, "__dataclass_fields__"):
-        from dataclasses import asdict
-
-        result = asdict(result)
-    if not isinstance(result, dict):
-        return None
-    if isinstance(summary, str):
-        result["summary"] = summary.splitlines()
-    return result
-
-
-def file_finished_game(
-    store: Store | None, game_id: str, session: Session, *, analyse: bool = True
-) -> dict[str, Any] | None:
-    """File a finished game in the history, with the solitaire analysis when there is one."""
-    analysis = solitaire_analysis(session) if analyse else None
-    if store is not None:
-        store.finish_game(game_id, session, analysis)
-    return analysis
-
-
-def public_record(session: Session) -> dict[str, Any]:
-    """The game record as a player may see it: the hand in play keeps its seed secret (only its
-    commitment is shown) until the hand is over."""
-    record = session.state.to_record()
-    if record["hands"] and not session.state.is_hand_over:
-        hand = record["hands"][-1]
-        hand.pop("seed", None)
-        hand.pop("deck", None)
-    return record
-
-
-def card_list(cards: Sequence[str]) -> str:
-    return " ".join(cards) if cards else "-"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -294,9 +112,6 @@ class PlainGame:
         """More than one person plays at this terminal: name them instead of saying "you"."""
         return sum(k == HUMAN for k in self.session.seats) > 1
 
-    def _you(self, seat: int) -> int | None:
-        return None if self.hot_seat else seat
-
     def obs(self) -> dict[str, Any]:
         return self.session.observation(self.viewer)
 
@@ -308,12 +123,12 @@ class PlainGame:
             return
         if v == "three" and "roles" in obs:
             r = obs["roles"]
-            p = obs["players"]
+            p = self.session.names
             self.say(f"Roles: {p[r['box']]} in the box, {p[r['captain']]} captain, {p[r['sitter']]} sitter.")
             if obs.get("captain_hand"):
                 self.say(f"You are the sitter. The captain's hand: {card_list(obs['captain_hand'])}")
         if obs.get("hand"):
-            whose = f"{obs['players'][obs['seat']]}'s hand" if self.hot_seat else "Your hand"
+            whose = f"{self.session.names[obs['seat']]}'s hand" if self.hot_seat else "Your hand"
             self.say(f"{whose}: {card_list(obs['hand'])}")
             melds = obs.get("melds") or []
             self.say(
@@ -335,7 +150,7 @@ class PlainGame:
                     )
                 )
         else:
-            p = obs["players"]
+            p = self.session.names
             top = obs["discard_pile"][-1] if obs.get("discard_pile") else None
             self.say(
                 f"Upcard: {top or '-'}. Stock: {obs.get('stock_size', 0)} cards. Dealer: {p[obs['dealer']]}."
@@ -358,10 +173,13 @@ class PlainGame:
             return
         legal = obs["legal_actions"]
         if len([i for i, k in enumerate(s.seats) if k == HUMAN]) > 1:
-            self.say(f"{obs['players'][seat]} to act.")
+            self.say(f"{s.names[seat]} to act.")
         phase = obs["phase"]
         if phase == "upcard":
             self.say(f"The upcard is {obs['upcard']}: take it or pass.")
+        suggestion = s.sitter_text()  # three: a computer sitter advises the person who captains
+        if suggestion:
+            self.say(suggestion + ".")
         self.say("Legal: " + _compress_legal(legal))
 
     # -- the loop -----------------------------------------------------------------------------
@@ -369,7 +187,7 @@ class PlainGame:
         s = self.session
         self.say(
             f"ginrummy {s.state.variant}: "
-            + " v. ".join(f"{p} ({k})" for p, k in zip(s.state.players, s.seats, strict=True) if k != "joker")
+            + " v. ".join(f"{p} ({k})" for p, k in zip(s.names, s.seats, strict=True) if k != "joker")
             + (" v. the Joker" if s.state.variant in SOLO else "")
             + f". Game {self.game_id}. Type help for the commands."
         )
@@ -383,7 +201,9 @@ class PlainGame:
             if s.state.needs_deal and not s.state.logs:
                 self._deal()
                 continue
-            self._computers()
+            if not self._computers():
+                self.error("the game cannot go on; it is saved as it was")
+                return 1
             if s.state.is_terminal:
                 continue
             if s.state.is_hand_over:
@@ -413,21 +233,23 @@ class PlainGame:
             return
         self.show_hand()
 
-    def _computers(self) -> None:
+    def _computers(self) -> bool:
+        """The computer players move until a person must act; False if one of them failed."""
         s = self.session
         while True:
             hand_before = s.state.hand_number
             viewer = self.viewer
-            step = s.computer_step()
-            if step is None:
-                return
-            seat, action, why = step
-            obs = s.observation(viewer)
-            words = action_words(obs["players"], seat, str(action), self._you(viewer))
-            self.say(words + (f" ({why})" if why else "") + ".")
+            try:
+                event = s.computer_step()
+            except ComputerPlayerError as exc:
+                self.error(str(exc))
+                return False
+            if event is None:
+                return True
+            self.say(s.move_text(event, viewer, you=not self.hot_seat) + ".")
             if s.state.is_hand_over and s.state.hand_number == hand_before:
                 self._show_hand_end()
-                return
+                return True
 
     def _show_hand_end(self) -> None:
         obs = self.obs()
@@ -435,7 +257,9 @@ class PlainGame:
         if res:
             self.say(f"Hand {obs['hand_number']} is over ({res['result']}).")
             for line in res.get("explanation", []):
-                self.say("  " + you_grammar(line))
+                self.say("  " + you_grammar(clean_text(line)))
+            if any(e.reason for e in self.session.moves()):
+                self.say("Type why for the computer players' reasons this hand.")
         if obs.get("revealed_seed"):
             self.say(
                 f"The deal's seed was {obs['revealed_seed']} (commitment {obs.get('commitment', '?')}); "
@@ -491,6 +315,9 @@ class PlainGame:
         if cmd == "hint":
             self._hint()
             return None
+        if cmd == "why":
+            self._why()
+            return None
         seat = s.human_to_act()
         if seat is None:
             if s.state.needs_deal:
@@ -504,23 +331,31 @@ class PlainGame:
             self.error(str(exc))
             return None
         before = s.state.hand_number
-        old_hand = set(s.observation(seat).get("hand", []))
         try:
-            s.act(seat, action)
+            event = s.act(seat, action)
         except GinRummyError as exc:
             self.error(str(exc))
             return None
         obs = s.observation(seat)
-        line_out = action_words(obs["players"], seat, str(action), self._you(seat))
-        new_cards = [c for c in obs.get("hand", []) if c not in old_hand]
-        if new_cards and action.kind in ("draw", "discard"):
-            line_out += f" and draw {new_cards[0]}" if action.kind == "discard" else f": {new_cards[0]}"
-        self.say(line_out + ".")
+        self.say(s.move_text(event, seat, you=not self.hot_seat) + ".")
         if s.state.is_hand_over and s.state.hand_number == before:
             self._show_hand_end()
         elif obs.get("hand") and action.kind in ("draw", "take", "discard"):
             self.show_hand()
         return None
+
+    def _why(self) -> None:
+        """The computer players' reasons: the hand's review once it is over, else only a seat's own."""
+        s = self.session
+        lines = s.reasons_text(self.viewer)
+        if lines:
+            self.say("Why the computer players moved as they did this hand:")
+            for line in lines:
+                self.say("  " + line)
+        elif s.state.logs and not s.state.is_hand_over:
+            self.say("The computer players' reasons are about their own cards: they are shown when the hand is over.")
+        else:
+            self.say("No reasons to show for this hand.")
 
     def _hint(self) -> None:
         s = self.session

@@ -2,8 +2,11 @@
 computer player), fair deals with a commitment shown before each deal, hints, and a JSON form
 for saving after every action.
 
-Front ends (terminal, browser) drive a :class:`Session`; they never apply rules themselves and
-show each person only :meth:`Session.observation` of that person's seat.
+Front ends (terminal, plain, browser) drive a :class:`Session`; they never apply rules themselves
+and show each person only :meth:`Session.observation` of that person's seat, and the session's move
+log as that seat may read it (:meth:`Session.log_text`, built by :mod:`ginrummy.words`): the public
+moves, with a stock draw's card and a computer player's reasons only for a seat that may see that
+hand, or once the hand is over.
 
 >>> s = Session.new("solitaire", seats=["human", "joker"], deal_seed=1)
 >>> s.commitment_for_next_deal() is not None
@@ -16,19 +19,67 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+from . import words
 from .actions import Action
 from .agents import Agent, make_agent
-from .engine import SOLO, State
+from .agents.advisor import Advice, advise
+from .cards import Card
+from .engine import SEATS, SOLO, State
 from .errors import GinRummyError, IllegalAction
 from .fair import commitment, fresh_commitment
-from .options import Options
+from .options import VARIANTS, Options
 
-__all__ = ["HUMAN", "SESSION_FORMAT", "Session"]
+if TYPE_CHECKING:
+    from .store import Store
+
+__all__ = [
+    "HUMAN",
+    "SESSION_FORMAT",
+    "ComputerPlayerError",
+    "MoveEvent",
+    "Roles",
+    "Session",
+    "file_finished_game",
+    "make_session",
+    "public_record",
+    "solitaire_analysis",
+    "viewer_seat",
+]
 
 HUMAN = "human"
 SESSION_FORMAT = "ginrummy-session/1"
+
+
+class ComputerPlayerError(GinRummyError):
+    """A computer player failed to move.  Its message names the player only: the agent's own
+    error (chained as ``__cause__``, for logs) may list the cards it holds."""
+
+
+@dataclass(frozen=True)
+class MoveEvent:
+    """One move of a hand as the session saw it.  ``seat``, ``action`` and ``taken`` are public;
+    ``drawn`` (the card a stock draw gave, or a solitaire's next card) and ``reason`` (a computer
+    player's reasons, about its own cards) are private to the seats that may see that hand,
+    until the hand is over (:meth:`Session.may_see`)."""
+
+    hand: int  # 1-based hand number
+    index: int  # position among the hand's actions
+    seat: int | None
+    action: Action
+    taken: Card | None = None
+    drawn: Card | None = None
+    reason: str | None = None
+
+
+class Roles(NamedTuple):
+    """Three-player gin: who is in the box, who captains, who sits out (and sees the captain's hand)."""
+
+    box: int
+    captain: int
+    sitter: int
 
 
 class Session:
@@ -46,6 +97,10 @@ class Session:
         self.deal_seed = deal_seed  # tests and simulations: derive deal seeds from this; None = secrets
         self._pending: tuple[int, str] | None = None  # secret seed and its public commitment
         self._agents: dict[int, Agent] = {}
+        # What the session saw of each move beyond the public action: (hand, index) -> (taken,
+        # drawn, reason).  Moves made before a resume lack it (their public words are the same).
+        self._notes: dict[tuple[int, int], tuple[Card | None, Card | None, str | None]] = {}
+        self._suggestion: tuple[tuple[int, int], tuple[int, Advice] | None] | None = None
         self.on_change: Callable[[Session], None] | None = None
         for i, kind in enumerate(self.seats):
             if kind != HUMAN and not self._is_joker(i):
@@ -108,7 +163,7 @@ class Session:
         seat = self.state.current_player
         return seat if seat is not None and self.is_human(seat) else None
 
-    def act(self, seat: int, action: Action | str | int) -> None:
+    def act(self, seat: int, action: Action | str | int) -> MoveEvent:
         """A person's action for ``seat``; rejected (nothing changes) if it is not that seat's turn."""
         act = action if isinstance(action, Action) else None
         if act is None and isinstance(action, str):
@@ -118,34 +173,174 @@ class Session:
             result = self.state.hand_result
             if result is None or result.knocker in (None, seat) or seat not in self.state.active_seats:
                 raise IllegalAction(f"seat {seat} is not the defender: no layoff")
-            self.state.apply(act)
-            self._changed()
-            return
+            return self._apply(seat, act)
         if self.state.current_player != seat:
             who = self.state.current_player
             raise IllegalAction(f"it is not seat {seat}'s turn" + ("" if who is None else f" (seat {who} is to act)"))
-        self.state.apply(action)
-        self._changed()
+        return self._apply(seat, action)
 
-    def computer_step(self) -> tuple[int, Action, str | None] | None:
-        """Let the computer seat to act take one action; None if a person (or nobody) is to act."""
+    def _apply(self, seat: int, action: Action | str | int, reason: str | None = None) -> MoveEvent:
+        """Apply one action and note what this session saw of it (the card taken, the card drawn)."""
+        st = self.state
+        hand, index = st.hand_number, len(st.logs[-1].actions) if st.logs else 0
+        before = set(st.hand(seat)) if st.logs else set()
+        top = st.pile[-1] if st.pile else None
+        st.apply(action)
+        log = st.logs[-1]
+        act = log.actions[index]
+        new = set(st.hand(seat)) - before
+        taken = top if act.kind == "take" else None
+        drawn = next(iter(new - {taken}), None) if act.kind != "take" and len(new - {taken}) == 1 else None
+        if any(h != hand for h, _ in self._notes):
+            self._notes = {k: v for k, v in self._notes.items() if k[0] == hand}  # the hand in play only
+        self._notes[(hand, index)] = (taken, drawn, reason)
+        self._changed()
+        return MoveEvent(hand, index, log.seats[index], act, taken, drawn, reason)
+
+    def computer_step(self) -> MoveEvent | None:
+        """Let the computer seat to act take one action; None if a person (or nobody) is to act.
+        Raises :class:`ComputerPlayerError` (nothing changed) if the computer player fails."""
         seat = self.state.current_player
         if seat is None or seat not in self._agents:
             return None
-        decision = self._agents[seat].decide(self.state.observation(seat), self.state.legal_actions())
-        self.state.apply(decision.action)
-        self._changed()
-        return seat, decision.action, decision.explanation
+        try:
+            decision = self._agents[seat].decide(self.state.observation(seat), self.state.legal_actions())
+        except Exception as exc:  # an agent's bug: say which player, never its message (it may list its hand)
+            raise ComputerPlayerError(words.computer_failed(self.state.players[seat])) from exc
+        return self.play_computer(seat, decision.action, decision.explanation)
 
-    def run_computers(self, limit: int = 1000) -> list[tuple[int, Action, str | None]]:
+    def play_computer(self, seat: int, action: Action | str, reason: str | None = None) -> MoveEvent:
+        """A computer seat's decision (worked out here or in a worker process) and its reasons,
+        which the move log keeps private until the hand is over."""
+        if self.state.current_player != seat or self.is_human(seat):
+            raise IllegalAction(f"seat {seat} is not a computer player to act")
+        try:
+            return self._apply(seat, action, reason)
+        except GinRummyError as exc:  # an illegal choice: the agent's bug; the action may name its cards
+            raise ComputerPlayerError(words.computer_failed(self.state.players[seat])) from exc
+
+    def run_computers(self, limit: int = 1000) -> list[MoveEvent]:
         """Computer seats play until a person must act or the hand ends."""
-        done: list[tuple[int, Action, str | None]] = []
+        done: list[MoveEvent] = []
         while len(done) < limit:
             step = self.computer_step()
             if step is None:
                 break
             done.append(step)
         return done
+
+    # -- the move log ---------------------------------------------------------------------------
+    def moves(self, hand: int | None = None) -> list[MoveEvent]:
+        """The moves of ``hand`` (default: the hand in play, or the one just over), in order."""
+        st = self.state
+        n = st.hand_number if hand is None else hand
+        if not 1 <= n <= len(st.logs):
+            return []
+        log = st.logs[n - 1]
+        out = []
+        for i, (act, seat) in enumerate(zip(log.actions, log.seats, strict=True)):
+            taken, drawn, reason = self._notes.get((n, i), (None, None, None))
+            out.append(MoveEvent(n, i, seat, act, taken, drawn, reason))
+        return out
+
+    def roles(self) -> Roles | None:
+        """Three: the box, captain and sitter of the hand in play (or just over); None otherwise."""
+        st = self.state
+        if st.variant != "three" or not st.logs:
+            return None
+        box, captain = st.hand_dealer, st.hand_nondealer
+        return Roles(box, captain, 3 - box - captain)
+
+    def sees_hand(self, viewer: int | None, seat: int | None) -> bool:
+        """May ``viewer`` see ``seat``'s cards during the hand: its own, or the sitter the captain's
+        (rule 2.2).  ``None`` is a spectator, who sees no hand."""
+        if viewer is None or seat is None:
+            return False
+        if viewer == seat:
+            return True
+        roles = self.roles()
+        return roles is not None and viewer == roles.sitter and seat == roles.captain
+
+    def may_see(self, viewer: int | None, event: MoveEvent) -> bool:
+        """May ``viewer`` read ``event``'s private part (the card drawn, the computer's reasons)?"""
+        st = self.state
+        over = event.hand < st.hand_number or (event.hand == st.hand_number and st.is_hand_over)
+        return over or self.sees_hand(viewer, event.seat)
+
+    def move_text(self, event: MoveEvent, viewer: int | None, *, you: bool = True) -> str:
+        """``event`` in words for ``viewer`` (``you=False``: names, even for the viewer's own moves)."""
+        return words.move_text(
+            self.state.players,
+            event.seat,
+            event.action,
+            viewer=viewer,
+            you=you,
+            taken=event.taken,
+            drawn=event.drawn,
+            reason=event.reason,
+            private=self.may_see(viewer, event),
+        )
+
+    def log_text(self, viewer: int | None, hand: int | None = None, *, you: bool = True) -> list[str]:
+        """The move log of ``hand`` (default: the latest) as ``viewer`` may read it."""
+        return [self.move_text(e, viewer, you=you) for e in self.moves(hand)]
+
+    def reasons_text(self, viewer: int | None, hand: int | None = None) -> list[str]:
+        """The computer players' reasons for their moves of ``hand``, for ``viewer``: the hand's
+        review once it is over; before that only a seat's own (or the captain's for the sitter)."""
+        return [
+            words.reason_line(self.state.players, e.seat, e.action, e.reason)
+            for e in self.moves(hand)
+            if e.reason and self.may_see(viewer, e)
+        ]
+
+    # -- facts the front ends show ------------------------------------------------------------
+    @property
+    def names(self) -> list[str]:
+        """The seat names, safe to print (:func:`ginrummy.words.clean_name`)."""
+        return words.clean_names(self.state.players)
+
+    @property
+    def game_target(self) -> int:
+        """The points that end the game (Hollywood: each of its three games)."""
+        opts = self.state.options
+        target = getattr(opts, "hollywood_target", None) if self.state.variant == "hollywood" else None
+        return int(target if target is not None else getattr(opts, "game_target", 100))
+
+    def defender(self) -> int | None:
+        """The seat that defended the knock (or gin) that ended the hand; None if nobody knocked."""
+        st = self.state
+        result = st.hand_result
+        if result is None or result.knocker is None:
+            return None
+        others = [s for s in st.active_seats if s != result.knocker]
+        return others[0] if len(others) == 1 else None
+
+    def sitter_suggestion(self) -> tuple[int, Advice] | None:
+        """Three: a computer sitter's suggestion to a captain who is a person, worked out once a
+        position; None when there is none (a person sits, or the captain is not to act)."""
+        roles = self.roles()
+        st = self.state
+        if roles is None or st.is_hand_over or st.current_player != roles.captain:
+            return None
+        if self.is_human(roles.sitter) or not self.is_human(roles.captain):
+            return None
+        key = (st.hand_number, len(st.logs[-1].actions))
+        if self._suggestion is None or self._suggestion[0] != key:
+            try:
+                advice: tuple[int, Advice] | None = (roles.sitter, self.hint(roles.sitter))
+            except (GinRummyError, ValueError):
+                advice = None
+            self._suggestion = (key, advice)
+        return self._suggestion[1]
+
+    def sitter_text(self) -> str | None:
+        """The computer sitter's suggestion in words, for the captain and the sitter (None: none)."""
+        suggestion = self.sitter_suggestion()
+        if suggestion is None:
+            return None
+        sitter, advice = suggestion
+        return words.sitter_line(self.state.players, sitter, advice.best, advice.why)
 
     def observation(self, seat: int) -> dict[str, Any]:
         obs = self.state.observation(seat)
@@ -162,16 +357,15 @@ class Session:
         """The seat whose decision a hint for ``seat`` is about: its own on its turn, or (the
         sitter in three) the captain's; raises :class:`IllegalAction` when there is none."""
         st = self.state
-        if st.variant == "three" and st.logs and seat == 3 - st.hand_dealer - st.hand_nondealer:
-            seat = st.hand_nondealer  # rule 2.2: the sitter sees the captain's hand and advises on it
+        roles = self.roles()
+        if roles is not None and seat == roles.sitter:
+            seat = roles.captain  # rule 2.2: the sitter sees the captain's hand and advises on it
         if st.current_player != seat:
             raise IllegalAction(f"no hint: seat {seat} is not to act")
         return seat
 
-    def hint(self, seat: int) -> Any:
+    def hint(self, seat: int) -> Advice:
         """The advisor's recommendation for ``seat`` (its turn, or the sitter advising the captain)."""
-        from .agents.advisor import advise
-
         target = self.advised_seat(seat)
         st = self.state
         return advise(st.observation(target), st.legal_actions(), st.variant)
@@ -189,6 +383,10 @@ class Session:
             "seats": list(self.seats),
             "deal_seed": self.deal_seed,
             "pending": None if self._pending is None else [str(self._pending[0]), self._pending[1]],
+            "notes": [
+                [h, i, None if t is None else str(t), None if d is None else str(d), r]
+                for (h, i), (t, d, r) in sorted(self._notes.items())
+            ],
         }
 
     @classmethod
@@ -202,4 +400,97 @@ class Session:
         pending = data.get("pending")
         if pending is not None:
             s._pending = (int(pending[0]), str(pending[1]))
+        for note in data.get("notes") or []:  # what the session saw of the moves (older saves: none)
+            try:
+                h, i, t, d, r = note
+                s._notes[(int(h), int(i))] = (
+                    None if t is None else Card.parse(str(t)),
+                    None if d is None else Card.parse(str(d)),
+                    None if r is None else str(r),
+                )
+            except (TypeError, ValueError, GinRummyError):
+                continue  # a damaged note loses only its words, never the game
         return s
+
+
+# ---------------------------------------------------------------------------------------------
+# Starting, viewing and filing games: the helpers every front end shares
+# ---------------------------------------------------------------------------------------------
+def make_session(
+    variant: str,
+    *,
+    options: Mapping[str, Any] | None = None,
+    seats: Sequence[str] | None = None,
+    players: Sequence[str] | None = None,
+    name: str = "You",
+    deal_seed: int | None = None,
+) -> Session:
+    """A new session from the start-screen choices; ``seats`` defaults to the person against experts,
+    ``players`` to :func:`ginrummy.words.default_players` (the same names in every front end)."""
+    n = SEATS.get(variant)
+    if n is None:
+        raise GinRummyError(f"unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+    if seats is None:
+        seats = [HUMAN, "joker"] if variant in SOLO else [HUMAN] + ["expert"] * (n - 1)
+    seats = list(seats)
+    if variant in SOLO and len(seats) == 2:
+        seats[1] = "joker"
+    if players is None:
+        players = words.default_players(variant, seats, name)
+    return Session.new(variant, dict(options or {}), list(players), seats, deal_seed=deal_seed)
+
+
+def viewer_seat(session: Session) -> int:
+    """The seat whose view a single-screen front end shows: the person to act, else the first person."""
+    to_act = session.human_to_act()
+    if to_act is not None:
+        return to_act
+    return next((i for i, k in enumerate(session.seats) if k == HUMAN), 0)
+
+
+def public_record(session: Session) -> dict[str, Any]:
+    """The game record as a player may see it: the hand in play keeps its seed secret (only its
+    commitment is shown) until the hand is over."""
+    record = session.state.to_record()
+    if record["hands"] and not session.state.is_hand_over:
+        hand = record["hands"][-1]
+        hand.pop("seed", None)
+        hand.pop("deck", None)
+    return record
+
+
+def solitaire_analysis(session: Session, rollouts: int | None = None) -> dict[str, Any] | None:
+    """The post-game analysis of a solitaire (``ginrummy.analysis.analyse_record``) as JSON, with
+    its ``summary`` lines for people, if that module exists and works; None otherwise.  It replays
+    every decision against the planner, so it takes a while: front ends run it in the background."""
+    if session.state.variant not in SOLO:
+        return None
+    try:
+        from . import analysis
+    except ImportError:
+        return None  # the analysis is optional
+    try:
+        kwargs: dict[str, Any] = {} if rollouts is None else {"rollouts": rollouts}
+        result: Any = analysis.analyse_record(session.state.to_record(), **kwargs)
+    except Exception as exc:  # a failing analysis never loses the game; say why
+        return {"error": f"{type(exc).__name__}: {exc}", "summary": [f"(The analysis failed: {exc})"]}
+    summary = result.summary() if hasattr(result, "summary") else None
+    if hasattr(result, "to_json"):
+        result = result.to_json()
+    elif hasattr(result, "__dataclass_fields__"):
+        result = asdict(result)
+    if not isinstance(result, dict):
+        return None
+    if isinstance(summary, str):
+        result["summary"] = summary.splitlines()
+    return result
+
+
+def file_finished_game(
+    store: Store | None, game_id: str, session: Session, *, analyse: bool = True
+) -> dict[str, Any] | None:
+    """File a finished game in the history, with the solitaire analysis when there is one."""
+    analysis = solitaire_analysis(session) if analyse else None
+    if store is not None:
+        store.finish_game(game_id, session, analysis)
+    return analysis

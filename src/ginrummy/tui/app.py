@@ -4,7 +4,7 @@
 >>> app.run()                                         # doctest: +SKIP
 
 Hidden options for tests and demonstrations: ``deal_seed`` makes every deal reproducible, and
-``start`` (a dict for :func:`ginrummy.plain.make_session`) opens a game at once.
+``start`` (a dict for :func:`ginrummy.session.make_session`) opens a game at once.
 """
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.theme import Theme
 
 from ..errors import StoreError
-from ..plain import make_session
-from ..session import Session
+from ..session import Session, make_session
 from ..store import Store, new_game_id
 from .screens import GameScreen, StartScreen, StoreErrorScreen
 

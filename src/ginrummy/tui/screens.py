@@ -30,21 +30,20 @@ from textual.widgets import (
 from textual.widgets.option_list import Option
 
 from ..actions import Action
+from ..engine import SEATS, SOLO
 from ..errors import GinRummyError, StoreError
 from ..options import VARIANTS, option_help, options_for
-from ..plain import (
-    SEATS,
-    SOLO,
-    action_words,
-    default_players,
+from ..record import summary as record_summary
+from ..session import (
+    HUMAN,
+    ComputerPlayerError,
+    Session,
     file_finished_game,
     make_session,
     solitaire_analysis,
     viewer_seat,
-    you_grammar,
 )
-from ..record import summary as record_summary
-from ..session import HUMAN, Session
+from ..words import clean_names, clean_text, default_players, you_grammar
 from .widgets import KEY_LABELS, HandView, PileView, ScoreSheet, cards_text, palette_name
 
 if TYPE_CHECKING:
@@ -196,7 +195,7 @@ class StartScreen(Screen[None]):
         else:
             info.update("No game in progress. Choose a variant and start one.")
         for g in games:
-            names = " v. ".join(g.players)
+            names = " v. ".join(clean_names(g.players))
             totals = "–".join(str(t) for t in g.totals)
             saved_list.add_option(
                 Option(
@@ -478,8 +477,6 @@ class GameScreen(Screen[None]):
         self._timer: Timer | None = None
         self._filed = False
         self._logged_hand = 0
-        self._advice_key: tuple[Any, ...] | None = None
-        self._advice_text = ""
         self._sheet_key: tuple[Any, ...] = ()
         self.analysis_lines: list[str] = []
         self.recent: list[str] = []  # the computers' moves since the person's last one
@@ -555,7 +552,9 @@ class GameScreen(Screen[None]):
         return palette_name(app.four_colour, app.high_contrast)
 
     def obs(self) -> dict[str, Any]:
-        return self.session.observation(self.viewer)
+        obs = self.session.observation(self.viewer)
+        obs["players"] = self.session.names  # names safe to print
+        return obs
 
     def legal(self) -> list[str]:
         s = self.session
@@ -843,26 +842,13 @@ class GameScreen(Screen[None]):
             t.append("You are the sitter. The captain's hand: ", style="bold")
             t.append_text(cards_text(obs["captain_hand"], self.palette))
         elif roles and roles["captain"] == obs["seat"] and s.human_to_act() == obs["seat"]:
-            sitter = roles["sitter"]
-            if s.seats[sitter] != HUMAN:
-                t.append(f"{obs['players'][sitter]} (the sitter) advises: ", style="bold")
-                t.append(self._sitter_advice(sitter))
+            suggestion = s.sitter_text()  # a computer sitter advises the person who captains
+            if suggestion:
+                name, _, advice = suggestion.partition(" suggests: ")
+                t.append(f"{name} suggests: ", style="bold")
+                t.append(advice)
         _put(w, t)
         w.display = bool(t.plain)
-
-    def _sitter_advice(self, sitter: int) -> str:
-        s = self.session
-        key = (s.state.hand_number, len(s.state.logs[-1].actions) if s.state.logs else 0)
-        if key != self._advice_key:
-            self._advice_key = key
-            try:
-                advice = s.hint(sitter)
-                self._advice_text = f"{advice.best}" + (f" — {advice.why}" if getattr(advice, "why", None) else "")
-            except ImportError:
-                self._advice_text = "(no advisor installed)"
-            except Exception as exc:  # advice is a courtesy: never stop the game for it
-                self._advice_text = f"(no advice: {exc})"
-        return self._advice_text
 
     def _show_buttons(self, obs: dict[str, Any]) -> None:
         legal = self.legal()
@@ -909,10 +895,9 @@ class GameScreen(Screen[None]):
         four = self.palette
         players = obs["players"]
         t = Text(f"Hand {obs['hand_number']}: {res['result']}\n", style="bold")
-        if res.get("knocker") is not None and "knocker_melds" in res:
-            k = res["knocker"]
-            roles = obs.get("roles")
-            d = (roles["captain"] if k == roles["box"] else roles["box"]) if roles else 1 - k  # the defender
+        defender = self.session.defender()
+        if res.get("knocker") is not None and "knocker_melds" in res and defender is not None:
+            k, d = res["knocker"], defender
             you = obs["seat"]
             t.append(f"{'You' if k == you else players[k]} {'spread' if k == you else 'spreads'}: ", style="bold")
             for m in res["knocker_melds"]:
@@ -941,7 +926,12 @@ class GameScreen(Screen[None]):
             t.append_text(cards_text(res["counted_cards"], four))
             t.append("\n")
         for line in res.get("explanation", []):
-            t.append("• " + you_grammar(line) + "\n")
+            t.append("• " + you_grammar(clean_text(line)) + "\n")
+        reasons = self.session.reasons_text(obs["seat"])  # the hand is over: the computers' reasons
+        if reasons:
+            t.append("Why the computer players moved as they did:\n", style="bold")
+            for line in reasons[-12:]:
+                t.append("  " + line + "\n")
         if self.analysis_lines and self.session.state.is_terminal:
             t.append("Your play against the planner:\n", style="bold")
             for line in self.analysis_lines:
@@ -994,20 +984,20 @@ class GameScreen(Screen[None]):
         s = self.session
         hand_before = s.state.hand_number
         viewer = self.viewer
-        try:
-            step = s.computer_step()
-        except Exception as exc:
-            self.notify(f"The computer player failed: {exc}", severity="error", timeout=10)
-            return
         log = self.query_one("#log", RichLog)
-        while step is not None:
-            seat, action, why = step
-            words = action_words(s.state.players, seat, str(action), viewer)
-            log.write(words + (f" ({why})" if why else "") + ".")
-            self.recent.append(words)
-            if _app(self).computer_delay > 0 or s.state.is_hand_over:
-                break
-            step = s.computer_step()  # no delay wanted (tests, demonstrations): play on, draw once
+        try:
+            event = s.computer_step()
+            while event is not None:
+                words = s.move_text(event, viewer)  # what this seat may read: no reasons before the hand ends
+                log.write(words + ".")
+                self.recent.append(words)
+                if _app(self).computer_delay > 0 or s.state.is_hand_over:
+                    break
+                event = s.computer_step()  # no delay wanted (tests, demonstrations): play on, draw once
+        except ComputerPlayerError as exc:  # its message names the player, never its cards
+            self.notify(str(exc), severity="error", timeout=10)
+            self.update_view()
+            return  # not rescheduled: the game stays as it was, saved
         self._after_change(hand_before)
 
     def _after_change(self, hand_before: int) -> None:
@@ -1027,14 +1017,14 @@ class GameScreen(Screen[None]):
             return False
         hand_before = s.state.hand_number
         try:
-            s.act(seat, action)
+            event = s.act(seat, action)
         except GinRummyError as exc:
             self.notify(str(exc), title="Not allowed", severity="error")
             return False
         self.message = ""
         self.hinted = None
         self.recent = []
-        self.query_one("#log", RichLog).write(action_words(s.state.players, seat, str(action), seat) + ".")
+        self.query_one("#log", RichLog).write(s.move_text(event, seat) + ".")
         self._after_change(hand_before)
         return True
 

@@ -38,8 +38,9 @@ from ..agents import available_agents
 from ..engine import SOLO
 from ..errors import GinRummyError, IllegalAction, StoreError
 from ..names import BadName, distinct_name, safe_display_name
-from ..session import HUMAN, Session
+from ..session import HUMAN, ComputerPlayerError, Session
 from ..store import GameInUse, Store, new_game_id
+from ..words import computer_failed, default_players
 from .protocol import TABLE_VARIANTS, ProtocolError
 
 if TYPE_CHECKING:
@@ -265,14 +266,16 @@ def _watch_parent(parent: int, interval: float = 0.5) -> None:
         time.sleep(interval)
 
 
-def _decide_in_worker(kind: str, variant: str, observation: dict[str, Any], legal: list[str]) -> str:
-    """A computer player's decision, computed in a worker process; the action as a string."""
+def _decide_in_worker(kind: str, variant: str, observation: dict[str, Any], legal: list[str]) -> tuple[str, str | None]:
+    """A computer player's decision, computed in a worker process: the action as a string and its
+    reasons (which the session's move log keeps private until the hand is over)."""
     from ..agents import make_agent
 
     agent = _WORKER_AGENTS.get((kind, variant))
     if agent is None:
         agent = _WORKER_AGENTS[(kind, variant)] = make_agent(kind, variant)
-    return str(agent.decide(observation, [Action.parse(a) for a in legal]).action)
+    decision = agent.decide(observation, [Action.parse(a) for a in legal])
+    return str(decision.action), decision.explanation
 
 
 def _advise_in_worker(variant: str, observation: dict[str, Any], legal: list[str]) -> dict[str, Any]:
@@ -345,7 +348,7 @@ class Thinker:
             pool.shutdown(wait=True)
 
     async def computer_step(self, session: Session) -> None:
-        """The computer seat to act takes one action."""
+        """The computer seat to act takes one action (:class:`ComputerPlayerError` if it fails)."""
         seat = session.to_act
         assert seat is not None
         pool = self._pool()
@@ -354,14 +357,16 @@ class Thinker:
             obs, legal = st.observation(seat), [str(a) for a in st.legal_actions()]
             try:
                 loop = asyncio.get_running_loop()
-                action = await loop.run_in_executor(
+                action, reason = await loop.run_in_executor(
                     pool, _decide_in_worker, session.seats[seat], st.variant, obs, legal
                 )
             except BrokenProcessPool:
                 log.error("the computer players' worker process died; thinking in the server from now on")
                 self.broken = True
+            except Exception as exc:  # the agent failed in the worker: its error may list its hand
+                raise ComputerPlayerError(computer_failed(st.players[seat])) from exc
             else:
-                session.act(seat, action)
+                session.play_computer(seat, action, reason)
                 return
         session.computer_step()
 
@@ -511,6 +516,7 @@ class Table:
 
     def state_message(self, seat: int, seq: int | None = None) -> dict[str, Any]:
         msg: dict[str, Any] = {"type": "state", "obs": self.session.observation(seat), "table": self.public(seat)}
+        msg["log"] = self.session.log_text(seat)  # this hand's moves in words, as this seat may read them
         if seq is not None:
             msg["seq"] = seq
         return msg
@@ -710,7 +716,7 @@ class TableManager:
             self._check_agent(variant, agent)
             assert agent is not None
             seats = [HUMAN] + [agent] * (n - 1)
-            names = ["Computer"] if n == 2 else ["Computer 1", "Computer 2"]
+            names = default_players(variant, seats)[1:]  # the names every front end gives
         you = name or "You"
         try:
             distinct_name(you, ["", *names], 0)
@@ -737,7 +743,7 @@ class TableManager:
             else:
                 self._check_agent(variant, kind)
                 seats.append(kind)
-                names.append(f"Computer {i}")
+                names.append(default_players(variant, seats)[-1])  # as every front end names it
         if seats.count(HUMAN) < 2:
             raise ProtocolError(
                 "bad_message", "a table needs at least one other person; play against the computer with 'new'"
@@ -1254,7 +1260,10 @@ class TableManager:
                             await self.thinker.computer_step(s)
                         except Exception as exc:  # an agent's bug must not take the server down
                             log.exception("computer player failed in game %s", table.game_id)
-                            table.failure = f"the computer player failed: {exc}"
+                            seat = s.to_act
+                            name = s.state.players[seat] if seat is not None else "?"
+                            # the agent's own error may list its hand: the table is told only who failed
+                            table.failure = str(exc) if isinstance(exc, ComputerPlayerError) else computer_failed(name)
                             table.broadcast()
                             table.driver = None
                             return
