@@ -1,12 +1,14 @@
-"""Privacy of every text: over whole seeded games of every variant, no text shown to a seat before
-its hand is over names a card that seat may not know (issue 12, item 1).
+"""Privacy of every text: over whole seeded games of every variant, no text shown to a seat names a
+card that seat may not know (issue 12, item 1).
 
 A seat may know its own cards, the cards the rules made public (the upcard, the discard pile, every
 card named in an action, cards taken from the pile), and, for the sitter in three-player gin, the
-captain's hand (rule 2.2).  The texts audited are the session's move log and reasons for every seat
-(the library), every line plain mode prints, every line the terminal app writes in its log, its
-status and sitter lines and its notifications, and the messages of the browser's tables.  Each
-front end is audited at the moment it shows a text, from the session's own state at that moment.
+captain's hand (rule 2.2); once a hand is over, the cards its result shows (the spread at a
+knock or gin; nothing more when the hand ends at the wall).  The texts audited are the session's
+move log and reasons for every seat (the library), every line plain mode prints, every line the
+terminal app writes in its log, its status and sitter lines and its notifications, and the
+messages of the browser's tables.  Each front end is audited at the moment it shows a text, from
+the session's own state at that moment.
 
 A computer player's failure is audited too: an agent whose error lists its hand must not get that
 hand onto anyone's screen.
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -105,6 +108,8 @@ def may_know(st: State, seat: int | None) -> set[str]:
         if seat == 3 - box - captain:
             known |= set(st.hand(captain))  # rule 2.2: the sitter sees the captain's hand
     names = {str(c) for c in known}
+    if st.hand_result is not None and st.is_hand_over:
+        names |= cards_named(json.dumps(st.hand_result.to_json()))  # the showdown is public
     if st.variant in SOLO and seat == 0:
         names |= {str(Card(c)) for c in range(52)}  # the player's own discards and draws, and the unseen
     return names
@@ -120,8 +125,8 @@ class Auditor:
 
     def check(self, session: Session, viewer: int | None, text: str, where: str) -> None:
         st = session.state
-        if not st.logs or st.is_hand_over:
-            return  # between hands, or after the showdown: the cards are on the table
+        if not st.logs:
+            return  # before the first deal nobody holds a card
         self.checked += 1
         self.hands.add(st.hand_number)
         hidden = cards_named(text) - may_know(st, viewer)
@@ -168,7 +173,6 @@ def test_library_move_log_of_whole_games(variant: str) -> None:
         seats = ["expert", "human", "expert"]  # a person captains sometimes: the computer sitter suggests
     session = make_session(variant, seats=seats, deal_seed=101)
     auditor = Auditor()
-    rng_moves = 0
     while not session.state.is_terminal:
         if session.state.needs_deal:
             session.start_hand()
@@ -176,18 +180,17 @@ def test_library_move_log_of_whole_games(variant: str) -> None:
         person = session.human_to_act()
         if person is not None:
             session.act(person, session.hint(person).best)
-            rng_moves += 1
         else:
             assert session.computer_step() is not None
         audit_session_texts(session, auditor)
     auditor.assert_clean(minimum=20)
     assert len(auditor.hands) >= 2
-    # the reasons are kept: shown to the computer's own seat, and to everyone after the hand
+    # the reasons are kept: shown to the computer's own seat, and to everyone once the hands are shown
     last = session.moves()
     if variant not in SOLO:
-        assert any(e.reason for e in last)
         mover = next(e for e in last if e.reason)
-        assert session.reasons_text(None) and mover.reason in " ".join(session.reasons_text(None))
+        assert mover.reason is not None and mover.reason in " ".join(session.reasons_text(mover.seat))
+        assert session.hands_shown() == (mover.reason in " ".join(session.reasons_text(None)))
 
 
 def test_the_log_keeps_a_draw_and_the_reasons_for_their_seat_only() -> None:
@@ -209,7 +212,8 @@ def test_the_log_keeps_a_draw_and_the_reasons_for_their_seat_only() -> None:
     # a take names the card taken (public), with no reason for the other seat
     while not session.state.is_hand_over:
         session.computer_step()
-    assert session.reasons_text(other)  # after the hand: the review
+    theirs = [line for line in session.reasons_text(other) if line.startswith((mover + ":", mover + ","))]
+    assert bool(theirs) == session.hands_shown()  # the review, when the hands were shown
 
 
 def test_notes_survive_saving_and_resuming() -> None:

@@ -354,6 +354,8 @@ class PlainGame:
                 self.say("  " + line)
         elif s.state.logs and not s.state.is_hand_over:
             self.say("The computer players' reasons are about their own cards: they are shown when the hand is over.")
+        elif s.state.logs and not s.hands_shown():
+            self.say("This hand ended without showing the hands: the computer players' reasons stay private.")
         else:
             self.say("No reasons to show for this hand.")
 

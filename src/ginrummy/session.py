@@ -179,13 +179,20 @@ class Session:
             raise IllegalAction(f"it is not seat {seat}'s turn" + ("" if who is None else f" (seat {who} is to act)"))
         return self._apply(seat, action)
 
-    def _apply(self, seat: int, action: Action | str | int, reason: str | None = None) -> MoveEvent:
+    def _apply(
+        self, seat: int, action: Action | str | int, reason: str | None = None, *, computer: bool = False
+    ) -> MoveEvent:
         """Apply one action and note what this session saw of it (the card taken, the card drawn)."""
         st = self.state
         hand, index = st.hand_number, len(st.logs[-1].actions) if st.logs else 0
         before = set(st.hand(seat)) if st.logs else set()
         top = st.pile[-1] if st.pile else None
-        st.apply(action)
+        try:
+            st.apply(action)
+        except GinRummyError as exc:
+            if computer:  # an illegal choice is the agent's bug; its action may name the cards it holds
+                raise ComputerPlayerError(words.computer_failed(st.players[seat])) from exc
+            raise
         log = st.logs[-1]
         act = log.actions[index]
         new = set(st.hand(seat)) - before
@@ -214,10 +221,7 @@ class Session:
         which the move log keeps private until the hand is over."""
         if self.state.current_player != seat or self.is_human(seat):
             raise IllegalAction(f"seat {seat} is not a computer player to act")
-        try:
-            return self._apply(seat, action, reason)
-        except GinRummyError as exc:  # an illegal choice: the agent's bug; the action may name its cards
-            raise ComputerPlayerError(words.computer_failed(self.state.players[seat])) from exc
+        return self._apply(seat, action, reason, computer=True)
 
     def run_computers(self, limit: int = 1000) -> list[MoveEvent]:
         """Computer seats play until a person must act or the hand ends."""
@@ -261,11 +265,19 @@ class Session:
         roles = self.roles()
         return roles is not None and viewer == roles.sitter and seat == roles.captain
 
-    def may_see(self, viewer: int | None, event: MoveEvent) -> bool:
-        """May ``viewer`` read ``event``'s private part (the card drawn, the computer's reasons)?"""
+    def hands_shown(self, hand: int | None = None) -> bool:
+        """Is ``hand`` (default: the latest) over with the hands laid on the table (a knock or a
+        gin: the spread)?  A hand that ends at the wall shows no cards, so what was drawn in it
+        stays private (in the solitaires only the player has a view, and it sees its own)."""
         st = self.state
-        over = event.hand < st.hand_number or (event.hand == st.hand_number and st.is_hand_over)
-        return over or self.sees_hand(viewer, event.seat)
+        if (hand is not None and hand != st.hand_number) or not st.is_hand_over or st.hand_result is None:
+            return False
+        return st.hand_result.knocker is not None and st.variant not in SOLO
+
+    def may_see(self, viewer: int | None, event: MoveEvent) -> bool:
+        """May ``viewer`` read ``event``'s private part (the card drawn, the computer's reasons)?
+        Its own seat (or the sitter the captain's) always; anyone once the hands are shown."""
+        return self.sees_hand(viewer, event.seat) or self.hands_shown(event.hand)
 
     def move_text(self, event: MoveEvent, viewer: int | None, *, you: bool = True) -> str:
         """``event`` in words for ``viewer`` (``you=False``: names, even for the viewer's own moves)."""
@@ -287,7 +299,8 @@ class Session:
 
     def reasons_text(self, viewer: int | None, hand: int | None = None) -> list[str]:
         """The computer players' reasons for their moves of ``hand``, for ``viewer``: the hand's
-        review once it is over; before that only a seat's own (or the captain's for the sitter)."""
+        review once it is over with the hands shown; otherwise only a seat's own (or the
+        captain's, for the sitter)."""
         return [
             words.reason_line(self.state.players, e.seat, e.action, e.reason)
             for e in self.moves(hand)
@@ -303,9 +316,8 @@ class Session:
     @property
     def game_target(self) -> int:
         """The points that end the game (Hollywood: each of its three games)."""
-        opts = self.state.options
-        target = getattr(opts, "hollywood_target", None) if self.state.variant == "hollywood" else None
-        return int(target if target is not None else getattr(opts, "game_target", 100))
+        st = self.state
+        return words.target_of({"variant": st.variant, "options": st.options.to_dict()})
 
     def defender(self) -> int | None:
         """The seat that defended the knock (or gin) that ended the hand; None if nobody knocked."""
@@ -388,6 +400,15 @@ class Session:
                 for (h, i), (t, d, r) in sorted(self._notes.items())
             ],
         }
+
+    def restore(self, saved: Mapping[str, Any]) -> None:
+        """Put this session back to ``saved`` (its :meth:`to_json` at the last save): the state,
+        the committed next seed and the move notes; its seats and computer players stay."""
+        back = Session.from_json(saved)
+        self.state = back.state
+        self._pending = back._pending
+        self._notes = back._notes
+        self._suggestion = None
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Session:

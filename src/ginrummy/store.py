@@ -1130,11 +1130,7 @@ def _finished(r: tuple[Any, ...]) -> FinishedGame:
 def _restore(session: Session, saved: dict[str, Any]) -> None:
     """Put ``session`` back to ``saved`` (its :meth:`~ginrummy.session.Session.to_json` at the last
     save): the state and the committed next seed; its seats and computer players stay."""
-    from .session import Session
-
-    back = Session.from_json(saved)
-    session.state = back.state
-    session._pending = back._pending
+    session.restore(saved)
 
 
 def _accuracy(analysis: dict[str, Any] | None) -> float | None:

@@ -5,7 +5,7 @@ built only from what that seat may know.  The public move (``Expert draws from t
 ``Expert takes 7h``, ``Expert discards 9c``, ``Expert knocks, discarding 9c``) is for everyone;
 the card a stock draw gave and a computer player's reasons about its own cards are *private*:
 they are put into a text only when the caller says the viewer may see that seat's hand (its own
-seat, or the sitter in ``three`` watching the captain) or the hand is over.
+seat, or the sitter in ``three`` watching the captain) or the hand is over with the hands shown.
 :class:`ginrummy.session.Session` decides that (``Session.move_text``) and keeps the move log.
 
 Names typed by people (and names in old records) may hold control characters or right-to-left
@@ -123,7 +123,7 @@ def move_text(
     """One move in words for ``viewer`` (``None``: a spectator).  ``taken`` (the card taken from
     the pile) is public; ``drawn`` (what a stock draw gave, or a solitaire's next card) and
     ``reason`` (a computer player's reasons, about its own cards) appear only with ``private``,
-    which the caller sets when the viewer may see that seat's hand or the hand is over."""
+    which the caller sets when the viewer may see that seat's hand or the hands have been shown."""
     own = you and seat is not None and seat == viewer
     who = "You" if own else (clean_name(players[seat]) if seat is not None else "?")
     card = str(action.card) if action.card is not None else ""

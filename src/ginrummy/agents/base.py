@@ -21,10 +21,15 @@ __all__ = ["Agent", "Decision", "available_agents", "make_agent", "register"]
 
 @dataclass(frozen=True)
 class Decision:
-    """An agent's choice, with an optional sentence of why and its estimate of each option."""
+    """An agent's choice, with an optional sentence of why and its estimate of each option.
+
+    ``explanation`` talks about the agent's own hidden cards ("it keeps 7h-8h-9h"): it is private
+    to the agent's seat.  Front ends never print it themselves; the session's move log
+    (:meth:`ginrummy.session.Session.move_text`) shows it only to a seat that may see that hand,
+    or once the hand is over."""
 
     action: Action
-    explanation: str | None = None
+    explanation: str | None = None  # private to the seat until the hand is over
     values: dict[str, float] = field(default_factory=dict)  # action string -> estimated value
 
 

@@ -18,6 +18,8 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
+from ..words import target_of
+
 __all__ = [
     "HandView",
     "PileView",
@@ -261,7 +263,7 @@ class ScoreSheet(Static):
         players: list[str] = obs["players"]
         opts = obs.get("options", {})
         variant = obs["variant"]
-        target = opts.get("hollywood_target" if variant == "hollywood" else "game_target", 100)
+        target = target_of(obs)
         width = max(4, (30 - 9) // max(1, len(players)) - 1)
         table = Table(
             title=f"Score sheet (to {target})",
