@@ -34,6 +34,7 @@
     token: null,
     obs: null,
     table: null,
+    log: null,
     prevHand: [],
     selected: null,
     sitterPick: null,
@@ -308,6 +309,7 @@
     S.prevHand = before && before.hand_number === msg.obs.hand_number ? before.hand || [] : [];
     S.obs = msg.obs;
     S.table = msg.table;
+    S.log = Array.isArray(msg.log) ? msg.log : null; // the session's move log, as this seat may read it
     const o = S.obs;
     if (o.next_commitment) rememberCommitment(S.game, String(o.hand_number + 1), o.next_commitment);
     if (o.commitment && !commitments(S.game)[String(o.hand_number)]) {
@@ -1037,6 +1039,11 @@
   function renderLog() {
     const box = clear($("log"));
     box.parentElement.hidden = !("history" in S.obs) && isSolo(); // the solitaires have no table talk
+    if (S.log) {
+      // the same words as the terminal and plain mode, built by the server for this seat
+      for (const line of S.log) box.append(el("li", {}, ...richText(line)));
+      return;
+    }
     for (const h of S.obs.history || []) {
       box.append(el("li", {}, `${h.seat === null ? "" : name(h.seat) + ": "}`, ...richText(describe(h.action, true))));
     }
