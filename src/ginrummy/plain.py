@@ -8,7 +8,7 @@ one line starting ``error:`` that names what was wrong, and changes nothing.
 Every move is printed from the session's move log as the person's seat may read it
 (:meth:`ginrummy.session.Session.move_text`): a computer player's reasons about its own cards are
 shown only after the hand, by ``why``.  The helpers that used to live here are in the application
-layer (:mod:`ginrummy.session`, :mod:`ginrummy.words`); the names are kept for old imports.
+layer (:mod:`ginrummy.session`, :mod:`ginrummy.words`, :mod:`ginrummy.finish`); the names are kept for old imports.
 """
 
 from __future__ import annotations
@@ -21,16 +21,8 @@ from .actions import Action
 from .cards import Card, parse_cards
 from .engine import SEATS, SOLO
 from .errors import GinRummyError, IllegalAction
-from .session import (
-    HUMAN,
-    ComputerPlayerError,
-    Session,
-    file_finished_game,
-    make_session,
-    public_record,
-    solitaire_analysis,
-    viewer_seat,
-)
+from .finish import file_finished_game, solitaire_analysis
+from .session import HUMAN, ComputerPlayerError, Session, make_session, public_record, viewer_seat
 from .store import Store, new_game_id
 from .words import action_words, card_list, clean_text, default_players, score_lines, target_of, you_grammar
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from . import words
 from .actions import Action
@@ -32,9 +32,6 @@ from .errors import GinRummyError, IllegalAction
 from .fair import commitment, fresh_commitment
 from .options import VARIANTS, Options
 
-if TYPE_CHECKING:
-    from .store import Store
-
 __all__ = [
     "HUMAN",
     "SESSION_FORMAT",
@@ -42,10 +39,8 @@ __all__ = [
     "MoveEvent",
     "Roles",
     "Session",
-    "file_finished_game",
     "make_session",
     "public_record",
-    "solitaire_analysis",
     "viewer_seat",
 ]
 
@@ -435,7 +430,7 @@ class Session:
 
 
 # ---------------------------------------------------------------------------------------------
-# Starting, viewing and filing games: the helpers every front end shares
+# Starting and viewing games: the helpers every front end shares
 # ---------------------------------------------------------------------------------------------
 def make_session(
     variant: str,
@@ -478,40 +473,3 @@ def public_record(session: Session) -> dict[str, Any]:
         hand.pop("seed", None)
         hand.pop("deck", None)
     return record
-
-
-def solitaire_analysis(session: Session, rollouts: int | None = None) -> dict[str, Any] | None:
-    """The post-game analysis of a solitaire (``ginrummy.analysis.analyse_record``) as JSON, with
-    its ``summary`` lines for people, if that module exists and works; None otherwise.  It replays
-    every decision against the planner, so it takes a while: front ends run it in the background."""
-    if session.state.variant not in SOLO:
-        return None
-    try:
-        from . import analysis
-    except ImportError:
-        return None  # the analysis is optional
-    try:
-        kwargs: dict[str, Any] = {} if rollouts is None else {"rollouts": rollouts}
-        result: Any = analysis.analyse_record(session.state.to_record(), **kwargs)
-    except Exception as exc:  # a failing analysis never loses the game; say why
-        return {"error": f"{type(exc).__name__}: {exc}", "summary": [f"(The analysis failed: {exc})"]}
-    summary = result.summary() if hasattr(result, "summary") else None
-    if hasattr(result, "to_json"):
-        result = result.to_json()
-    elif hasattr(result, "__dataclass_fields__"):
-        result = asdict(result)
-    if not isinstance(result, dict):
-        return None
-    if isinstance(summary, str):
-        result["summary"] = summary.splitlines()
-    return result
-
-
-def file_finished_game(
-    store: Store | None, game_id: str, session: Session, *, analyse: bool = True
-) -> dict[str, Any] | None:
-    """File a finished game in the history, with the solitaire analysis when there is one."""
-    analysis = solitaire_analysis(session) if analyse else None
-    if store is not None:
-        store.finish_game(game_id, session, analysis)
-    return analysis

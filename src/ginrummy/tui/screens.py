@@ -32,17 +32,10 @@ from textual.widgets.option_list import Option
 from ..actions import Action
 from ..engine import SEATS, SOLO
 from ..errors import GinRummyError, StoreError
+from ..finish import file_finished_game, solitaire_analysis
 from ..options import VARIANTS, option_help, options_for
 from ..record import summary as record_summary
-from ..session import (
-    HUMAN,
-    ComputerPlayerError,
-    Session,
-    file_finished_game,
-    make_session,
-    solitaire_analysis,
-    viewer_seat,
-)
+from ..session import HUMAN, ComputerPlayerError, Session, make_session, viewer_seat
 from ..words import clean_names, clean_text, default_players, you_grammar
 from .widgets import KEY_LABELS, HandView, PileView, ScoreSheet, cards_text, palette_name
 
