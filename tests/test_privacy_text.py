@@ -485,3 +485,59 @@ def test_web_tables_messages_and_failures(tmp_path: Path) -> None:
             await manager.shutdown()
 
     asyncio.run(run())
+
+
+def test_terminal_app_reports_a_failing_computer_without_its_cards(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("textual")
+    from textual.app import App
+
+    from ginrummy.tui.app import GinRummyApp
+    from ginrummy.tui.screens import GameScreen
+
+    shown: list[str] = []
+    original_notify = App.notify
+
+    def notify(self: App[Any], message: Any, *args: Any, **kwargs: Any) -> None:
+        shown.append(str(message))
+        original_notify(self, message, *args, **kwargs)
+
+    monkeypatch.setattr(App, "notify", notify)
+
+    async def run() -> None:
+        start = {"variant": "classic", "seats": ["human", FAILING_AGENT], "options": {}}
+        app = GinRummyApp(store=Store(tmp_path), computer_delay=0, deal_seed=3, start=start, analyse=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            await pilot.press("n")
+            session = screen.session
+            for _ in range(2000):
+                if any("failed" in m for m in shown):
+                    break
+                if session.human_to_act() is not None:
+                    await pilot.press("p")
+                await asyncio.sleep(0.003)
+            assert session.to_act == 1  # the game waits, unchanged, at the computer's turn
+
+    asyncio.run(run())
+    failures = [m for m in shown if "failed" in m]
+    assert failures and not any(cards_named(m) for m in failures), failures
+
+
+def test_names_with_control_characters_reach_no_screen_raw(tmp_path: Path) -> None:
+    session = make_session(
+        "classic",
+        seats=["human", "expert"],
+        players=["Eve\u202e\x1b[2J", "Bo\u200b"],
+        options={"game_target": 10},
+        deal_seed=4,
+    )
+    out = io.StringIO()
+    game = PlainGame(session, Store(tmp_path), "g1", inp=Moves(session), out=out, analyse=False)
+    assert game.run() == 0
+    text = out.getvalue()
+    assert "\x1b" not in text and "\u202e" not in text and "\u200b" not in text
+    assert "Eve\\u202e\\x1b[2J" in text and "Bo\\u200b" in text
