@@ -13,16 +13,21 @@ from ginrummy.agents import make_agent
 from ginrummy.agents.solitaire import (
     ClairvoyantAgent,
     SoloRules,
+    _completion_lists,
     _meld_sizes_with,
+    _outs_and_degrees,
     advise_solitaire,
     clairvoyant_line,
     clairvoyant_value,
+    gin_completions,
     gin_outs,
     gin_pairs,
     has_gin10,
     hold_chance,
+    hold_value,
     melded_sizes,
     min_deadwood_of_ten,
+    three_draw_value,
 )
 from ginrummy.analysis import analyse_record
 from ginrummy.cards import JOKER, Card, CardSet
@@ -98,6 +103,64 @@ def test_outs_and_pairs_match_brute_force() -> None:
                 deg[a] = deg.get(a, 0) + 1
                 deg[b] = deg.get(b, 0) + 1
         assert gin_pairs(hand, um, outs) == deg
+
+
+def _meldy_position(rng: random.Random, unseen_n: int = 16) -> tuple[int, list[int]]:
+    cards = list(range(52))
+    rng.shuffle(cards)
+    ranks = set(rng.sample(range(13), 7))
+    pool = [c for c in cards if c % 13 in ranks]
+    return sum(1 << c for c in pool[:11]), pool[11 : 11 + unseen_n]
+
+
+def test_completions_are_exactly_the_gins_within_reach() -> None:
+    """Every completion is a gin hand using all of its unseen cards; every set of up to three near
+    unseen cards that makes a gin contains a completion; an eleven-card search gives each discard
+    the same outs and pairs as a search of its own."""
+    rng = random.Random(11)
+    for _ in range(12):
+        big, unseen = _meldy_position(rng, 12)
+        um = sum(1 << c for c in unseen)
+        hand = big & ~(big & -big)  # ten cards
+        comps = gin_completions(hand, um, 3)
+        for used, drops in comps.items():
+            for dropped in drops:
+                assert dropped & hand == dropped and dropped.bit_count() == used.bit_count()
+                gin = (hand & ~dropped) | used
+                assert min_deadwood(gin) == 0 and gin.bit_count() == 10
+        for k in (1, 2, 3):
+            for combo in itertools.combinations(unseen, k):
+                u = sum(1 << c for c in combo)
+                if has_gin10(hand | u):
+                    assert any(v & ~u == 0 for v in comps), combo
+        legal_hands = {1 << c: big & ~(1 << c) for c in range(52) if big >> c & 1}
+        lists = _completion_lists(big, um, {c: h for c, h in legal_hands.items()}, 2)  # type: ignore[misc]
+        for h in legal_hands.values():
+            outs, deg = _outs_and_degrees(lists[h], h, um)
+            assert outs == gin_outs(h, um) and deg == gin_pairs(h, um)
+
+
+def test_three_draw_value() -> None:
+    win = SoloRules.of("solitaire", {"scoring": "none"})
+    pts = SoloRules.of("solitaire")
+    hand = int(CardSet.parse("2c 3c 4c 7h 7d 7s 9s Ts Js Kd"))
+    um = int(CardSet.parse("Qs 8s 5c Ah Kc"))
+    comps = [(u, d) for u, ds in gin_completions(hand, um, 3).items() for d in ds]
+    outs, deg = _outs_and_degrees(comps, hand, um)
+    assert outs.bit_count() == 3 and not deg
+    # No other card makes the hand better than three outs: the model stays at k / (k + 1).
+    assert three_draw_value(win, comps, hand, um, 5) == pytest.approx(0.75)
+    assert three_draw_value(pts, comps, hand, um, 5) == pytest.approx(hold_value(pts, 3, {}, 5, 10))
+    rng = random.Random(4)
+    for _ in range(10):
+        big, unseen = _meldy_position(rng, 20)
+        h = big & ~(big & -big)
+        um = sum(1 << c for c in unseen)
+        comps = [(u, d) for u, ds in gin_completions(h, um, 3).items() for d in ds]
+        got = three_draw_value(win, comps, h, um, 20)
+        assert 0.0 <= got <= 1.0
+        assert (got == 0.0) == (not comps)
+        assert -min_deadwood(h) <= three_draw_value(pts, comps, h, um, 20) <= 20 + 25
 
 
 def test_hold_chance() -> None:

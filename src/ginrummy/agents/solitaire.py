@@ -73,6 +73,7 @@ __all__ = [
     "clairvoyant_line",
     "clairvoyant_value",
     "evaluate_actions",
+    "gin_completions",
     "gin_outs",
     "gin_pairs",
     "has_gin10",
@@ -81,6 +82,7 @@ __all__ = [
     "melded_sizes",
     "min_deadwood_of_ten",
     "rollout_value",
+    "three_draw_value",
 ]
 
 SOLO_VARIANTS: Final = ("solitaire", "gin-solitaire")
@@ -619,112 +621,107 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-class _GinProbe:
-    """Fast gin tests for ``hand`` plus one card (the outs and pairs searches).
+def _build_melds_with() -> tuple[tuple[int, ...], ...]:
+    """For each card: every meld that holds it, as masks (runs of three to five: a longer run is
+    two shorter ones; sets of three and four)."""
+    out = []
+    for x in range(52):
+        r, s = x % 13, x // 13
+        ms = []
+        for a in range(max(0, r - 4), r + 1):
+            for ln in (3, 4, 5):
+                if a + ln - 1 >= r and a + ln <= 13:
+                    ms.append(((1 << ln) - 1) << (13 * s + a))
+        others = _RANK_MASKS[r] & ~(1 << x)
+        ms.append(_RANK_MASKS[r])
+        for skip in _bits(others):
+            ms.append(_RANK_MASKS[r] & ~(1 << skip))
+        out.append(tuple(ms))
+    return tuple(out)
 
-    The ways of using the hand's own sets are listed once, with each suit's pattern and the size
-    id of the other three suits; a card that neither touches a set rank of the hand nor makes a
-    new one (the hand holds two of its rank) then costs two table lookups per way.  Anything else
-    goes through :func:`has_gin10`.
+
+_MELDS_WITH: Final = _build_melds_with()
+
+
+def gin_completions(hand: int, unseen: int, budget: int, size: int = 10) -> dict[int, set[int]]:
+    """Every way to complete a gin of ``size`` (ten) cards from ``hand`` with at most ``budget``
+    unseen cards: ``{used: {dropped, ...}}``, the unseen cards used (a mask) and, for each, the
+    sets of held cards left out (masks) of the gin hands they make.
+
+    A depth-first search over meld partitions: the lowest held card still open is either left out
+    or melded with cards that are open, or unseen and not yet used; runs longer than five are two
+    shorter runs, so melds are runs of three to five and sets of three or four.  A gin hand holds
+    ``size`` cards, so ``len(hand) - size + len(used)`` held cards are left out.
+
+    >>> from ginrummy.cards import CardSet
+    >>> hand = int(CardSet.parse("2c 3c 4c 7h 7d 7s 9s Ts Js Kd"))
+    >>> sorted(str(CardSet(u)) for u in gin_completions(hand, int(CardSet.parse("Qs Kh Ks 5c")), 1))
+    ['5c', 'Qs']
     """
+    extra = hand.bit_count() - size
+    maxd = extra + budget
+    res: dict[int, set[int]] = {}
+    melds_with = _MELDS_WITH
 
-    __slots__ = ("counts", "hand", "opts", "set_cards")
+    def dfs(rem: int, drops: int, dropped: int, used: int, nused: int) -> None:
+        if not rem:
+            if drops == extra + nused:
+                got = res.get(used)
+                if got is None:
+                    res[used] = {dropped}
+                else:
+                    got.add(dropped)
+            return
+        low = rem & -rem
+        if drops < maxd:
+            dfs(rem ^ low, drops + 1, dropped | low, used, nused)
+        ok = rem | (unseen & ~used)
+        for m in melds_with[low.bit_length() - 1]:
+            if m & ~ok:
+                continue
+            nu = m & unseen
+            if nu:
+                k = nused + nu.bit_count()
+                if k <= budget:
+                    dfs(rem & ~m, drops, dropped, used | nu, k)
+            else:
+                dfs(rem & ~m, drops, dropped, used, nused)
 
-    def __init__(self, hand: int) -> None:
-        self.hand = hand
-        t = _candidates(hand)
-        cards = 0
-        r = 0
-        tt = t
-        while tt:
-            if tt & 1:
-                cards |= _RANK_MASKS[r]
-            tt >>= 1
-            r += 1
-        self.set_cards = cards
-        self.counts = [(hand & _RANK_MASKS[k]).bit_count() for k in range(13)]
-        ways: list[tuple[int, int]] = [(0, 0)]
-        if t:
-            choices = _set_choices(hand, t)
+    if maxd >= 0:
+        dfs(hand, 0, 0, 0, 0)
+    return res
 
-            def walk(i: int, rest: int, used: int, depth: int) -> None:
-                for k in range(i, len(choices)):
-                    for st in choices[k]:
-                        if st & ~rest:
-                            continue
-                        u = used + st.bit_count()
-                        if u > 10:
-                            continue
-                        ways.append((hand & ~(rest & ~st), u))
-                        if depth < 2:
-                            walk(k + 1, rest & ~st, u, depth + 1)
 
-            walk(0, hand, 0, 0)
-        ids = _SIZE_ID
-        sm = _SIZE_SUM
-        n = _NSIZE
-        opts = []
-        for removed, used in ways:
-            left = hand & ~removed
-            pats = (left & _SUIT, left >> 13 & _SUIT, left >> 26 & _SUIT, left >> 39 & _SUIT)
-            i = [ids[x] for x in pats]
-            rest = (
-                sm[i[1] * n + sm[i[2] * n + i[3]]],
-                sm[i[0] * n + sm[i[2] * n + i[3]]],
-                sm[i[0] * n + sm[i[1] * n + i[3]]],
-                sm[i[0] * n + sm[i[1] * n + i[2]]],
-            )
-            opts.append((10 - used, pats, rest))
-        self.opts = opts
-
-    def gin(self, card: int) -> bool:
-        """Whether ``hand`` plus ``card`` holds a gin of ten."""
-        bit = 1 << card
-        if bit & self.set_cards or self.counts[card % 13] == 2:
-            return has_gin10(self.hand | bit)
-        s = card // 13
-        b = bit >> (13 * s)
-        ids = _SIZE_ID
-        sm = _SIZE_SUM
-        masks = _SIZE_MASK
-        n = _NSIZE
-        for need, pats, rest in self.opts:  # noqa: SIM110 - a plain loop is faster here
-            if masks[sm[rest[s] * n + ids[pats[s] | b]]] >> need & 1:
-                return True
-        return False
+def _outs_of(comps: Mapping[int, set[int]], hand: int, unseen: int) -> int:
+    if 0 in comps:  # the hand is a gin already: count the cards that could join it
+        return _near(hand) & unseen
+    out = 0
+    for u in comps:
+        if u.bit_count() == 1:
+            out |= u
+    return out
 
 
 def gin_outs(hand: int, unseen: int) -> int:
-    """The unseen cards (a mask) that give ``hand`` (ten cards) a gin when drawn.
-
-    A card can only help if it can share a meld with a held card, so only those are tried.
-    """
-    probe = _GinProbe(hand)
-    out = 0
-    for c in _bits(_near(hand) & unseen):
-        if probe.gin(c):
-            out |= 1 << c
-    return out
+    """The unseen cards (a mask) that give ``hand`` (ten cards) a gin when drawn (for a hand that
+    is a gin already: the unseen cards that can share a meld with it)."""
+    return _outs_of(gin_completions(hand, unseen, 1), hand, unseen)
 
 
 def gin_pairs(hand: int, unseen: int, outs: int | None = None) -> dict[int, int]:
     """For each unseen card that is not a gin out: how many other such cards complete a gin of
     ``hand`` with it (the pairs of the two-draw lookahead; cards in no pair are left out)."""
+    comps = gin_completions(hand, unseen, 2)
+    if 0 in comps:
+        return {}
     if outs is None:
-        outs = gin_outs(hand, unseen)
-    near = _near(hand)
-    pool = unseen & ~outs
-    firsts = near & pool
+        outs = _outs_of(comps, hand, unseen)
     deg: dict[int, int] = {}
-    for c1 in _bits(firsts):
-        b1 = 1 << c1
-        probe = _GinProbe(hand | b1)
-        # c2: near the hand or c1; pairs with both near the hand are counted once (c2 > c1).
-        cand = (near | _NEAR[c1]) & pool & ~b1 & ~(firsts & ((b1 << 1) - 1))
-        for c2 in _bits(cand):
-            if probe.gin(c2):
-                deg[c1] = deg.get(c1, 0) + 1
-                deg[c2] = deg.get(c2, 0) + 1
+    for u in comps:
+        if u.bit_count() == 2 and not u & outs:
+            low = u & -u
+            for c in (low.bit_length() - 1, (u ^ low).bit_length() - 1):
+                deg[c] = deg.get(c, 0) + 1
     return deg
 
 
@@ -816,7 +813,7 @@ def hold_chance(outs: int, degrees: Mapping[int, int]) -> float:
     0.3333
     """
     s = float(outs)
-    for d in degrees.values():
+    for d in sorted(degrees.values()):  # in a fixed order: equal profiles give equal values
         k = outs + d
         s += k / (k + 1)
     return s / (outs + len(degrees) + 1)
@@ -829,7 +826,7 @@ def _count_after_first(specials: int, n: float) -> float:
     return (specials - 2) / 2 + specials / 2 * gap
 
 
-def hold_value(rules: SoloRules, outs: int, degrees: Mapping[int, int], n: int, dead: int) -> float:
+def hold_value(rules: SoloRules, outs: int, degrees: Mapping[int, int], n: float, dead: int) -> float:
     """The two-draw hold model of :func:`hold_chance`, valued in the objective's units.
 
     The first of the outs, the useful pair cards and the joker to come decides: the joker scores
@@ -847,7 +844,7 @@ def hold_value(rules: SoloRules, outs: int, degrees: Mapping[int, int], n: int, 
         total += outs * rules.gin_value(_count_after_first(specials, n))
     if degrees:
         later = n - (n + 1) / (specials + 1)  # unseen cards left when the first special comes
-        for d in degrees.values():
+        for d in sorted(degrees.values()):
             k = outs + d
             gin = rules.gin_value(_count_after_first(k + 1, later))
             total += (k * gin + rules.loss(dead)) / (k + 1)
@@ -975,6 +972,7 @@ def evaluate_actions(
     seed: int = 0,
     knock_margin: float = 16.0,
     shortlist: int = 4,
+    depth: int = 2,
 ) -> PlanReport:
     """Estimate the value of every legal action of a solitaire position.
 
@@ -1013,10 +1011,141 @@ def evaluate_actions(
         return PlanReport(_ranked(values))
     if rules.objective == "win":
         deadline = None if time_budget is None else time.perf_counter() + time_budget
-        model, notes = _evaluate_model(rules, hand, um, n, cont, shortlist, deadline)
+        model, notes = _evaluate_model(rules, hand, um, n, cont, shortlist, deadline, depth)
         values.update(model)
         return PlanReport(_ranked(values), 0, notes)
-    return _evaluate_points(rules, hand, unseen, cont, values, rollouts, time_budget, seed, knock_margin, shortlist)
+    return _evaluate_points(
+        rules, hand, unseen, cont, values, rollouts, time_budget, seed, knock_margin, shortlist, depth
+    )
+
+
+def _completion_lists(hand: int, um: int, cont: Mapping[Action, int], budget: int) -> dict[int, list[tuple[int, int]]]:
+    """For each continuation hand (ten cards): its gin completions within ``budget`` unseen cards,
+    as (used, left out) mask pairs.  When every continuation is ``hand`` less one card, one search
+    of ``hand`` serves them all (a completion of ``hand`` leaving out ``d`` is one of ``hand - d``)."""
+    hands = set(cont.values())
+    out: dict[int, list[tuple[int, int]]] = {h: [] for h in hands}
+    if hand.bit_count() == 11 and all((hand & ~h).bit_count() == 1 and h & ~hand == 0 for h in hands):
+        for used, drops in gin_completions(hand, um, budget).items():
+            for dropped in drops:
+                y = dropped
+                while y:
+                    low = y & -y
+                    y ^= low
+                    lst = out.get(hand ^ low)
+                    if lst is not None:
+                        lst.append((used, dropped ^ low))
+        return out
+    for h in hands:
+        out[h] = [(u, d) for u, drops in gin_completions(h, um, budget).items() for d in drops]
+    return out
+
+
+def _outs_and_degrees(comps: Sequence[tuple[int, int]], hand: int, um: int) -> tuple[int, dict[int, int]]:
+    """The gin outs (a mask) and the two-draw pair degrees of a ten-card hand from its completions
+    (as :func:`gin_outs` and :func:`gin_pairs`)."""
+    outs = 0
+    pairs = set()
+    for u, _ in comps:
+        k = u.bit_count()
+        if k == 0:
+            return _near(hand) & um, {}
+        if k == 1:
+            outs |= u
+        elif k == 2:
+            pairs.add(u)
+    deg: dict[int, int] = {}
+    for u in pairs:
+        if not u & outs:
+            low = u & -u
+            for c in (low.bit_length() - 1, (u ^ low).bit_length() - 1):
+                deg[c] = deg.get(c, 0) + 1
+    return outs, deg
+
+
+def _degrees(pairs: set[int], outs: int) -> dict[int, int]:
+    deg: dict[int, int] = {}
+    for u in pairs:
+        if not u & outs:
+            low = u & -u
+            for c in (low.bit_length() - 1, (u ^ low).bit_length() - 1):
+                deg[c] = deg.get(c, 0) + 1
+    return deg
+
+
+def _by_discard(comps: Sequence[tuple[int, int]]) -> dict[int, tuple[int, set[int]]] | None:
+    """The completions of an eleven-card hand sorted by discard: for each card that some
+    completion leaves out, the outs and pairs of the hand without it (None if the eleven hold a
+    gin of ten)."""
+    by: dict[int, tuple[int, set[int]]] = {}
+    for u, d in comps:
+        if u == 0:
+            return None
+        one = u.bit_count() == 1
+        y = d
+        while y:
+            low = y & -y
+            y ^= low
+            got = by.get(low)
+            if got is None:
+                got = (0, set())
+            if one:
+                by[low] = (got[0] | u, got[1])
+            else:
+                got[1].add(u)
+                by[low] = got
+    return by
+
+
+def three_draw_value(rules: SoloRules, comps: Sequence[tuple[int, int]], hand: int, um: int, n: int) -> float:
+    """The hold model one draw deeper, in the objective's units.
+
+    ``comps`` are the gin completions of ``hand`` (ten cards) within three unseen cards
+    ((used, left out) masks, :func:`gin_completions`); ``n`` the unseen cards.  The first card to
+    come that belongs to one of them, or the joker, decides: the joker scores the deadwood held; an
+    out is gin (with the average count, as :func:`hold_value`); any other such card is drawn and
+    the better of its best discard and the hand as it was is kept, each valued by
+    :func:`hold_value` with the cards then left.  For the chance of gin, a hand one card from gin
+    whose other draws do not improve it is worth ``k / (k + 1)``, as :func:`hold_chance`.
+    """
+    outs, deg = _outs_and_degrees(comps, hand, um)
+    win = rules.objective == "win"
+    dead = 0 if win else min_deadwood(hand)
+    useful = 0
+    by_card: dict[int, list[tuple[int, int]]] = {}
+    base = []
+    for u, d in comps:
+        if not u:  # a gin already: nothing deeper to count
+            return hold_value(rules, outs.bit_count(), deg, n, dead)
+        useful |= u
+        if u.bit_count() <= 2:
+            base.append((u, d))
+        y = u
+        while y:
+            low = y & -y
+            y ^= low
+            by_card.setdefault(low, []).append((u ^ low, d))
+    if not useful:
+        return float(rules.loss(dead))
+    specials = useful.bit_count() + 1
+    later = max(0.0, n - (n + 1) / (specials + 1))  # unseen cards left when the first special comes
+    stay = hold_value(rules, outs.bit_count(), deg, later, dead)
+    total = float(rules.loss(dead))
+    if outs:
+        total += outs.bit_count() * rules.gin_value(_count_after_first(specials, n))
+    y = useful & ~outs
+    while y:
+        low = y & -y
+        y ^= low
+        by = _by_discard(by_card[low] + [(u, d) for u, d in base if not u & low])
+        best = stay
+        for discard, (o, pairs) in (by or {}).items():
+            d2 = 0 if win else min_deadwood(hand ^ low ^ discard)
+            v = hold_value(rules, o.bit_count(), _degrees(pairs, o), later, d2)
+            if v > best:
+                best = v
+        total += best
+    return total / specials
 
 
 def _evaluate_model(
@@ -1027,28 +1156,34 @@ def _evaluate_model(
     cont: dict[Action, int],
     shortlist: int,
     deadline: float | None = None,
+    depth: int = 2,
 ) -> tuple[dict[Action, float], dict[str, Any]]:
     """Every playing-on action's :func:`hold_value`: gin outs for all, the two-draw pairs for the
-    ``shortlist`` best (and for more while ``deadline``, a ``perf_counter`` time, is not reached);
-    ties go to the better structure kept."""
+    ``shortlist`` best (for all with ``depth`` 3, or while ``deadline``, a ``perf_counter`` time,
+    is not reached); with ``depth`` 3, the :func:`three_draw_value`.  Ties go to the better
+    structure kept."""
     melded = _melded(hand)
+    deep = depth >= 3
+    lists = _completion_lists(hand, um, cont, 3 if deep else 2)
     first = []
     for a, h in cont.items():
-        outs = gin_outs(h, um).bit_count()
+        outs, deg = _outs_and_degrees(lists[h], h, um)
         dead = min_deadwood(h)
         dropped = hand & ~h
         keep = _keep_value(dropped.bit_length() - 1, hand, um, melded) if dropped else 0.0
-        first.append((hold_value(rules, outs, {}, n, dead), -keep, outs, dead, a, h))
-    first.sort(key=lambda t: (-t[0], -t[1], t[4].id))
+        first.append((hold_value(rules, outs.bit_count(), {}, n, dead), -keep, outs, deg, dead, a, h))
+    first.sort(key=lambda t: (-t[0], -t[1], t[5].id))
     values: dict[Action, float] = {}
     notes: dict[str, Any] = {"outs": {}, "pairs": {}}
-    for i, (v, negkeep, outs, dead, a, h) in enumerate(first):
-        if i < shortlist or (deadline is not None and time.perf_counter() < deadline):
-            deg = gin_pairs(h, um)
-            v = hold_value(rules, outs, deg, n, dead)
+    for i, (v, negkeep, outs, deg, dead, a, h) in enumerate(first):
+        nouts = outs.bit_count()
+        if deep or depth >= 3 or i < shortlist or (deadline is not None and time.perf_counter() < deadline):
+            v = hold_value(rules, nouts, deg, n, dead)
             notes["pairs"][str(a)] = sum(deg.values()) // 2
-        notes["outs"][str(a)] = outs
-        # Ties (and hands with nothing within two draws) go to the better structure kept.
+            if deep:
+                v = three_draw_value(rules, lists[h], h, um, n)
+        notes["outs"][str(a)] = nouts
+        # Ties (and hands with nothing within reach) go to the better structure kept.
         values[a] = v + 1e-6 * (100.0 + negkeep)
     return values, notes
 
@@ -1064,6 +1199,7 @@ def _evaluate_points(
     seed: int,
     knock_margin: float,
     shortlist: int,
+    depth: int = 2,
 ) -> PlanReport:
     """Discards by the hold model; a knock (or gin) that beats the best discard's model value is
     checked against rollouts of playing on from the two best discards."""
@@ -1073,7 +1209,7 @@ def _evaluate_points(
         um |= 1 << c
     start = time.perf_counter()
     deadline = None if time_budget is None else start + time_budget / 2
-    model, notes = _evaluate_model(rules, hand, um, n, cont, shortlist, deadline)
+    model, notes = _evaluate_model(rules, hand, um, n, cont, shortlist, deadline, depth)
     values.update(model)
     ends = [a for a in values if a.kind in ("gin", "knock")]
     best_play = max(model.values())
@@ -1179,6 +1315,7 @@ class PlannerAgent(Agent):
         objective: str = "auto",
         knock_margin: float = 16.0,
         shortlist: int = 4,
+        depth: int = 2,
     ) -> None:
         if variant not in SOLO_VARIANTS:
             raise GinRummyError(f"the planner plays the solitaires only, not {variant!r}")
@@ -1188,6 +1325,9 @@ class PlannerAgent(Agent):
         self.objective = objective
         self.knock_margin = float(knock_margin)
         self.shortlist = int(shortlist)
+        self.depth = int(depth)
+        if self.depth not in (2, 3):
+            raise GinRummyError(f"depth must be 2 or 3, got {depth!r}")
         if self.rollouts < 1 or self.shortlist < 1:
             raise GinRummyError("rollouts and shortlist must be at least 1")
         if objective not in ("auto", "win", "points"):
@@ -1208,6 +1348,7 @@ class PlannerAgent(Agent):
             seed=seed,
             knock_margin=self.knock_margin,
             shortlist=self.shortlist,
+            depth=self.depth,
         )
 
     def decide(self, observation: dict[str, Any], legal: Sequence[Action]) -> Decision:
