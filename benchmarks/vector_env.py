@@ -1,7 +1,9 @@
-"""Steps a second: the vectorised solitaire (``ginrummy.envs.vector.SolitaireVectorEnv``) against
-one ``SolitaireEnv``, in one process, both driven by random legal actions from the action mask.
+"""Steps a second: a vectorised environment against one single environment of the same variant, in
+one process, both driven by random legal actions from the action mask: the solitaires'
+``SolitaireVectorEnv`` against one ``SolitaireEnv`` (Gymnasium), the table games'
+``TableVectorEnv`` against one ``GinRummyAEC`` (PettingZoo, driven by ``agent_iter``/``last``).
 
-    python benchmarks/vector_env.py [--variant solitaire] [--num-envs 256] [--steps 20000] [--rounds 7]
+    python benchmarks/vector_env.py [--variant solitaire] [--num-envs 1024] [--steps 20000] [--rounds 7]
 
 A step is one action applied in one game (the vector environment's ``step`` counts ``num_envs``).
 Each side runs ``--steps`` steps a round in the same alternating rounds (``benchmarks/rounds.py``:
@@ -40,6 +42,29 @@ def single_runner(env: Any, steps: int, np: Any, rng: Any) -> Callable[[], int]:
     return run
 
 
+def aec_runner(env: Any, steps: int, np: Any, rng: Any) -> Callable[[], int]:
+    env.reset(seed=int(rng.integers(2**31)))
+
+    def run() -> int:
+        done = 0
+        while done < steps:
+            for _agent in env.agent_iter():
+                obs, _r, term, trunc, _i = env.last()
+                if term or trunc:
+                    env.step(None)
+                    continue
+                keys = rng.random(213) * obs["action_mask"]
+                env.step(int(keys.argmax()))
+                done += 1
+                if done >= steps:
+                    break
+            else:
+                env.reset()
+        return done
+
+    return run
+
+
 def vector_runner(venv: Any, steps: int, np: Any, rng: Any) -> Callable[[], int]:
     obs, _ = venv.reset(seed=int(rng.integers(2**31)))
     state = {"obs": obs}
@@ -59,8 +84,12 @@ def vector_runner(venv: Any, steps: int, np: Any, rng: Any) -> Callable[[], int]
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    ap.add_argument("--variant", default="solitaire", choices=("solitaire", "gin-solitaire"))
-    ap.add_argument("--num-envs", type=int, default=256)
+    ap.add_argument(
+        "--variant",
+        default="solitaire",
+        choices=("solitaire", "gin-solitaire", "classic", "oklahoma", "hollywood", "three"),
+    )
+    ap.add_argument("--num-envs", type=int, default=1024)
     ap.add_argument("--steps", type=int, default=20_000, help="game steps a run, each side (default 20000)")
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
@@ -70,14 +99,21 @@ def main(argv: list[str] | None = None) -> int:
     import numpy as np
 
     import ginrummy
-    from ginrummy.envs import make_gym
+    from ginrummy.envs import make_aec, make_gym
+    from ginrummy.envs.table_vector import TableVectorEnv
     from ginrummy.envs.vector import SolitaireVectorEnv
 
     print(f"python {sys.version.split()[0]}, ginrummy {ginrummy.__version__}, numpy {np.__version__}")
     rng = np.random.default_rng(args.seed)
-    single = Case(f"SolitaireEnv {args.variant}", single_runner(make_gym(args.variant), args.steps, np, rng), None)
-    venv = SolitaireVectorEnv(args.num_envs, args.variant)
-    vector = Case(f"SolitaireVectorEnv {args.variant} x{args.num_envs}", vector_runner(venv, args.steps, np, rng), None)
+    venv: Any
+    if "solitaire" in args.variant:
+        single = Case(f"SolitaireEnv {args.variant}", single_runner(make_gym(args.variant), args.steps, np, rng), None)
+        venv = SolitaireVectorEnv(args.num_envs, args.variant)
+    else:
+        single = Case(f"GinRummyAEC {args.variant}", aec_runner(make_aec(args.variant), args.steps, np, rng), None)
+        venv = TableVectorEnv(args.num_envs, args.variant)
+    name = f"{type(venv).__name__} {args.variant} x{args.num_envs}"
+    vector = Case(name, vector_runner(venv, args.steps, np, rng), None)
     show = (lambda m: print("  " + m, flush=True)) if args.verbose else None
     rr = alternate([single, vector], rounds=args.rounds, clock=args.clock, progress=show)
     print(rr.describe())

@@ -112,3 +112,83 @@ def test_make_vec_through_the_registered_id() -> None:
     assert isinstance(venv, SolitaireVectorEnv) and venv.opts.gin_bonus == 20
     obs, _ = venv.reset(seed=0)
     assert obs["observation"].shape == (3, 280)
+
+
+# ---------------------------------------------------------------------------- the table games
+TABLE_CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    ("classic", {}),
+    ("classic", {"big_gin": True, "discard_drawn_upcard_allowed": True, "next_dealer": "alternate", "game_target": 30}),
+    ("oklahoma", {"oklahoma_ace": "one", "layoffs": False, "wall_cards": 8, "reward_scale": 0.5}),
+    ("oklahoma", {}),
+    ("hollywood", {"hollywood_target": 40}),
+    ("three", {"game_target": 40}),
+]
+
+
+def _eager(obs: Any, mask: Any, rng: Any) -> int:
+    """Knock or go gin when allowed, else discard a card that leaves the least deadwood (so that
+    hands end soon and games end too); draw or take at random."""
+    from ginrummy.envs.encoding import plane_slice
+    from ginrummy.melds import min_deadwood
+
+    legal = np.flatnonzero(mask)
+    ending = legal[legal >= 55]
+    if len(ending):
+        return int(rng.choice(ending))
+    discards = legal[(legal >= 3) & (legal < 55)]
+    if len(discards):
+        hand = sum(1 << int(c) for c in np.flatnonzero(obs[plane_slice("hand")]))
+        return int(min(discards, key=lambda a: (min_deadwood(hand & ~(1 << int(a - 3))), a)))
+    return int(rng.choice(legal))
+
+
+@pytest.mark.parametrize(("variant", "kwargs"), TABLE_CONFIGS)
+def test_each_table_game_plays_the_aec_environment(variant: str, kwargs: dict[str, Any]) -> None:
+    from ginrummy.envs import make_aec
+    from ginrummy.envs.table_vector import TableVectorEnv
+
+    n, seed = 4, 7
+    venv = TableVectorEnv(n, variant, **kwargs)
+    aecs = [make_aec(variant, **kwargs) for _ in range(n)]
+    obs, info = venv.reset(seed=seed)
+    for i, e in enumerate(aecs):
+        e.reset(seed=seed + i)
+    rng = np.random.default_rng(0)
+    ended = new_games = 0
+    for _ in range(250):
+        actions = []
+        for i, e in enumerate(aecs):
+            agent = e.agent_selection
+            assert info["agent"][i] == e.possible_agents.index(agent)
+            o = e.observe(agent)
+            assert np.array_equal(o["observation"], obs["observation"][i])
+            assert np.array_equal(o["action_mask"], obs["action_mask"][i])
+            actions.append(_eager(o["observation"], o["action_mask"], rng))
+        obs, rewards, terminated, _, info = venv.step(actions)
+        for i, e in enumerate(aecs):
+            e.step(actions[i])
+            assert all(e.terminations.values()) == bool(terminated[i])
+            if terminated[i]:
+                ended += 1
+                assert [e.rewards[a] for a in e.possible_agents] == pytest.approx(rewards[i].tolist())
+                new_games += e.match.state.is_terminal
+                e.reset()
+    assert ended > 8
+    if "game_target" in kwargs:
+        assert new_games  # whole games ended and new ones began
+
+
+def test_table_illegal_actions_and_options() -> None:
+    from ginrummy.envs.table_vector import TableVectorEnv
+
+    venv = TableVectorEnv(2, "three", illegal_action="raise")
+    _, info = venv.reset(seed=1)
+    assert info["agent"].tolist() == [1, 1]  # the captain has the first upcard
+    with pytest.raises(IllegalAction, match="sub-environment 0"):
+        venv.step([0, 1])  # draw is not legal on the first upcard
+    term = TableVectorEnv(2, "classic", illegal_reward=-3.0)
+    term.reset(seed=1)
+    _, rewards, terminated, _, _ = term.step([0, 2])
+    assert terminated.tolist() == [True, False] and rewards[0].tolist() == [0.0, -3.0]
+    with pytest.raises(OptionError, match="no vectorised table game"):
+        TableVectorEnv(2, "solitaire")

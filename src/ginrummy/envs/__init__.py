@@ -8,7 +8,9 @@
   entry-point plugins, so an id needs its module in a fresh interpreter);
 * :class:`ginrummy.envs.vector.SolitaireVectorEnv` -- many solitaire games stepped at once on
   NumPy arrays (Gymnasium's vector API), also through
-  ``gymnasium.make_vec(id, num_envs, vectorization_mode="vector_entry_point")``.
+  ``gymnasium.make_vec(id, num_envs, vectorization_mode="vector_entry_point")``;
+* :class:`ginrummy.envs.table_vector.TableVectorEnv` -- many table games stepped at once on NumPy
+  arrays, with a batched AEC-style API.
 
 Keyword arguments are the variant's options (rule book section 5; a bad one raises
 :class:`ginrummy.errors.OptionError`) plus the environment's own: ``episode="hand"|"game"``,
