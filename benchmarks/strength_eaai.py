@@ -389,7 +389,8 @@ def summarise(results: list[list[int]]) -> dict[str, Any]:
     wins: list[float] = []
     net: list[float] = []
     hands = 0
-    for games in by_pair.values():
+    per_pair: list[tuple[int, float, float]] = []
+    for pair, games in sorted(by_pair.items()):
         won = 0
         points = 0
         n = 0
@@ -399,6 +400,7 @@ def summarise(results: list[list[int]]) -> dict[str, Any]:
             n += h
         wins.append(won / len(games))
         net.append(points / max(1, n))
+        per_pair.append((pair, wins[-1], net[-1]))
         hands += n
     w, wl, wh = mean_ci(wins)
     p, pl, ph = mean_ci(net)
@@ -410,6 +412,7 @@ def summarise(results: list[list[int]]) -> dict[str, Any]:
         "games_won_ci": [wl, wh],
         "net_points_per_hand": p,
         "net_points_per_hand_ci": [pl, ph],
+        "per_pair": per_pair,  # (pair, share of its games won, net points a hand): for paired comparisons
     }
 
 

@@ -362,3 +362,35 @@ def test_expert_fears_an_undercut_after_the_opponent_took_cards() -> None:
     assert ex.act(obs, legal) == Action.parse("discard 4s")
     old = ExpertAgent("classic", seed=0, params=dataclasses.replace(DEFAULT, u_took=0.0))
     assert old.act(obs, legal) == Action.parse("knock 4s")
+
+
+def test_the_no_box_knock_bias_applies_only_without_a_box_bonus() -> None:
+    """Params.nobox_knock_bias shifts the knocks' values only where the game pays no box bonus
+    (the EAAI scoring); with the default rules the expert's values are unchanged."""
+    from ginrummy.agents.expert import evaluate
+
+    found = 0
+    for seed in range(40):
+        s = State.new("classic")
+        s.deal(seed=seed)
+        ex = make_agent("expert", "classic", seed=0)
+        while not s.is_hand_over:
+            seat = s.current_player
+            assert seat is not None
+            obs, legal = s.observation(seat), s.legal_actions()
+            knocks = [a for a in legal if a.kind == "knock"]
+            if knocks:
+                found += 1
+                off = dataclasses.replace(DEFAULT, nobox_knock_bias=0.0)
+                with_box = evaluate(obs, legal, params=DEFAULT, full=True).values
+                assert with_box == evaluate(obs, legal, params=off, full=True).values
+                nobox = dict(obs, options=dict(obs["options"], box_bonus=0))
+                shifted = evaluate(nobox, legal, params=DEFAULT, full=True).values
+                plain = evaluate(nobox, legal, params=off, full=True).values
+                for a in knocks:
+                    assert shifted[a] == pytest.approx(plain[a] - DEFAULT.nobox_knock_bias)
+                break
+            s.apply(ex.act(obs, legal))
+        if found >= 3:
+            break
+    assert found >= 3

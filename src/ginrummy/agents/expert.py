@@ -88,6 +88,10 @@ class Params:
     v_s: float = 0.0448
     three_win_worth: float = 10.0  # three: a won hand's worth for the next hand's roles
     knock_bias: float = 0.0  # points a knock must beat playing on by
+    # ... and in a game without a box bonus (the EAAI scoring): the value models were fitted with
+    # the box bonus, which favours knocking; without it the expert turned into a gin hunter
+    # (A/B inside the EAAI engine against MARJJ_v5, docs/strength.md).
+    nobox_knock_bias: float = -5.0
     knock_model: str = "fit"  # "fit" (the models above) or "sample" (sampled showdowns)
     samples: int = 32  # opponent hands sampled by the "sample" model
     extra: int = 2  # ...each drawn with this many cards more, keeping their best ten
@@ -527,7 +531,7 @@ def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool) ->
             else:
                 kv = knock_points(dk, stock, ub, gb, p, ev.box, _shift(k, p))
                 under = undercut_chance(dk, stock, p, _shift(k, p))
-            values[a] = kv - p.knock_bias
+            values[a] = kv - p.knock_bias - (p.nobox_knock_bias if not ev.box else 0.0)
             notes[a] = f"deadwood {dk}, undercut chance about {under:.0%}"
         if stock <= p.late_knock_stock:
             top = max((values[a] for a in discards if a in values), default=0.0)

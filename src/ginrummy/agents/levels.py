@@ -35,9 +35,9 @@ LEVELS: Final = ("beginner", "casual", "intermediate", "advanced", "expert")
 
 LEVEL_DESCRIPTIONS: Final[dict[str, str]] = {
     "beginner": "knocks as soon as it can, remembers only the top card, takes only what lowers its count",
-    "casual": "remembers the last few discards, misjudges close choices, knocks early",
-    "intermediate": "remembers most of the pile, judges fairly well, knocks a little early",
-    "advanced": "tracks the cards well and judges well; a small error on close choices",
+    "casual": "remembers only the last discard, often misjudges, knocks early",
+    "intermediate": "remembers the last two discards and the opponent's pickups, misjudges, knocks a little early",
+    "advanced": "remembers the last few discards and the pickups; misjudges close choices",
     "expert": "tracks every card, models the opponent's hand, weighs knocking against playing on",
 }
 """One line for each level, for menus and help texts."""
@@ -46,16 +46,16 @@ LEVEL_PARAMS: Final[dict[str, dict[str, Any]]] = {
     "beginner": {
         "memory": 0,
         "pickups": False,
-        "noise": 4.0,
+        "noise": 7.0,
         "danger": 0.0,
         "lam": 0.5,
         "gin_weight": 0.3,
         "greedy_draw": True,
         "late_knock_stock": 99,
     },
-    "casual": {"memory": 3, "pickups": False, "noise": 2.5, "danger": 1.0, "lam": 1.0, "knock_bias": -8.0},
-    "intermediate": {"memory": 8, "noise": 1.5, "danger": 2.5, "knock_bias": -4.0},
-    "advanced": {"memory": 16, "noise": 0.7},
+    "casual": {"memory": 1, "pickups": False, "noise": 4.0, "danger": 1.0, "lam": 1.0, "knock_bias": -8.0},
+    "intermediate": {"memory": 2, "noise": 4.0, "danger": 2.0, "lam": 1.2, "knock_bias": -3.0},
+    "advanced": {"memory": 4, "noise": 2.5, "danger": 3.0},
     "expert": {},
 }
 """The :class:`~ginrummy.agents.expert.Params` fields each level changes."""
