@@ -306,3 +306,44 @@ def test_a_discarded_card_is_not_called_passed() -> None:
     assert adv.best == Action.parse("discard Kd")
     assert "opp-discarded" in check_sentence(adv.why, obs, legal, dict(adv.ranked))
     assert "passed on" not in adv.why
+
+
+def test_the_solitaire_fallback_sentences_are_true() -> None:
+    """The greedy ranking used when the solitaire planner offers no advice: its sentence names
+    the deadwood kept and the outs (unseen cards that would lower it), or the way out."""
+    from ginrummy.agents.advisor import _greedy_solo
+    from ginrummy.melds import best_discards
+
+    seen: Counter[str] = Counter()
+    for variant in ("solitaire", "gin-solitaire"):
+        for seed in range(6):
+            s = State.new(variant)
+            s.deal(seed=seed)
+            player = make_agent("greedy", variant, seed=seed)
+            while not s.is_hand_over:
+                seat = s.current_player
+                assert seat is not None
+                obs, legal = s.observation(seat), s.legal_actions()
+                adv = _greedy_solo(obs, list(legal))
+                hand = card_mask(obs["hand"])
+                unseen = [CARD_INDEX[c] for c in obs.get("unseen") or []]
+                why = adv.why
+                if m := re.fullmatch(rf"Discard {CARD}: keeps deadwood (\d+) with (\d+) outs\.", why):
+                    kept = hand & ~(1 << CARD_INDEX[m[1]])
+                    d = min_deadwood(kept)
+                    assert int(m[2]) == d, why
+                    assert int(m[3]) == sum(1 for u in unseen if best_discards(kept | (1 << u))[0] < d), why
+                    seen["discard"] += 1
+                elif m := re.fullmatch(rf"Knock {CARD}: knock with deadwood (\d+)\.", why):
+                    assert int(m[2]) == min_deadwood(hand & ~(1 << CARD_INDEX[m[1]])), why
+                    seen["knock"] += 1
+                elif m := re.fullmatch(rf"Gin {CARD}: gin: every card is melded after throwing {CARD}\.", why):
+                    assert m[1] == m[2] and min_deadwood(hand & ~(1 << CARD_INDEX[m[1]])) == 0, why
+                    seen["gin"] += 1
+                elif m := re.fullmatch(r"Draw: draw to improve deadwood (\d+)\.", why):
+                    assert int(m[1]) == min_deadwood(hand), why
+                    seen["draw"] += 1
+                else:
+                    pytest.fail(f"a sentence this test does not know: {why!r}")
+                s.apply(player.act(obs, legal))
+    assert seen["discard"] and seen["knock"], seen
