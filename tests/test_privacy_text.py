@@ -541,3 +541,42 @@ def test_names_with_control_characters_reach_no_screen_raw(tmp_path: Path) -> No
     text = out.getvalue()
     assert "\x1b" not in text and "\u202e" not in text and "\u200b" not in text
     assert "Eve\\u202e\\x1b[2J" in text and "Bo\\u200b" in text
+
+
+def test_terminal_app_shows_names_as_typed_never_as_markup(tmp_path: Path) -> None:
+    """A name like ``[/b]`` crashed a Textual markup parser and ``[@click=app.quit]`` made a live
+    link; names (from old records too) are text everywhere on the screen."""
+    pytest.importorskip("textual")
+    from ginrummy.tui.app import GinRummyApp
+    from ginrummy.tui.screens import GameScreen, StartScreen
+    from test_tui import text_of
+
+    names = ["a[/b]x", "[@click=app.quit]E", "[red]Bo"]
+    store = Store(tmp_path)
+
+    async def play() -> None:
+        start = {"variant": "three", "seats": ["human", "expert", "expert"], "players": names, "options": {}}
+        app = GinRummyApp(store=store, computer_delay=0, deal_seed=30, start=start, analyse=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            await pilot.press("n")
+            await pilot.pause()
+            info = text_of(screen.query_one("#info"))
+            assert all(n in info for n in names), info
+            await pilot.press("c")  # the score sheet, names as column heads
+            await pilot.pause()
+            assert app.is_running
+
+    async def menu() -> None:
+        app = GinRummyApp(store=store, computer_delay=0, analyse=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, StartScreen)
+            saved = app.screen.query_one("#saved")
+            prompt = str(saved.get_option_at_index(0).prompt)  # type: ignore[attr-defined]
+            assert all(n in prompt for n in names), prompt
+
+    asyncio.run(play())
+    asyncio.run(menu())

@@ -116,7 +116,7 @@ class GinRummyApp(App[int]):
         try:
             self.store = Store.fresh(self.data_dir, front_end="the terminal app")
         except StoreError as exc:
-            self.notify(str(exc), severity="error", timeout=15)
+            self.notify(str(exc), severity="error", timeout=15, markup=False)
             return
         self.store_error = None
         self.pop_screen()
@@ -135,7 +135,7 @@ class GinRummyApp(App[int]):
             try:
                 self.store.save_game(game_id, session)
             except StoreError as exc:
-                self.notify(f"Could not save: {exc}", severity="error")
+                self.notify(f"Could not save: {exc}", severity="error", markup=False)
         screen = GameScreen(session, game_id)
         if replace:
             self.switch_screen(screen)
@@ -149,10 +149,10 @@ class GinRummyApp(App[int]):
         try:
             session = self.store.open_game(game_id)  # locks it: GameInUse says where it is open
         except StoreError as exc:
-            self.notify(str(exc), title="Cannot resume", severity="error", timeout=10)
+            self.notify(str(exc), title="Cannot resume", severity="error", timeout=10, markup=False)
             return None
         if session is None:
-            self.notify(f"No saved game {game_id}.", severity="warning")
+            self.notify(f"No saved game {game_id}.", severity="warning", markup=False)
             return None
         screen = GameScreen(session, game_id)
         self.push_screen(screen)

@@ -192,8 +192,10 @@ class StartScreen(Screen[None]):
             totals = "–".join(str(t) for t in g.totals)
             saved_list.add_option(
                 Option(
-                    f"{g.variant}: {names} · hand {g.hand_number} · {totals} · "
-                    f"{g.updated_at[:16].replace('T', ' ')} UTC" + (f" · open in {g.open_in}" if g.open_in else ""),
+                    Text(  # a Text, not markup: a name like "[/b]" or "[@click=...]" is shown as typed
+                        f"{g.variant}: {names} · hand {g.hand_number} · {totals} · "
+                        f"{g.updated_at[:16].replace('T', ' ')} UTC" + (f" · open in {g.open_in}" if g.open_in else "")
+                    ),
                     id=g.id,
                 )
             )
@@ -349,7 +351,7 @@ class StartScreen(Screen[None]):
                 deal_seed=_app(self).deal_seed,
             )
         except GinRummyError as exc:
-            self.notify(str(exc), title="Cannot start", severity="error")
+            self.notify(str(exc), title="Cannot start", severity="error", markup=False)
             return
         _app(self).open_game(session)
 
@@ -376,7 +378,7 @@ class StartScreen(Screen[None]):
             try:
                 store.delete_game(game_id)
             except StoreError as exc:  # open in another program, or the disk failed
-                self.notify(str(exc), title="Not deleted", severity="error", timeout=10)
+                self.notify(str(exc), title="Not deleted", severity="error", timeout=10, markup=False)
                 return
             self.notify("The saved game was deleted.")
             self.refresh_saved()
@@ -481,7 +483,7 @@ class GameScreen(Screen[None]):
                 try:
                     store.save_game(game_id, s)
                 except StoreError as exc:
-                    self.notify(f"Could not save: {exc}", severity="error")
+                    self.notify(f"Could not save: {exc}", severity="error", markup=False)
 
             session.on_change = save
 
@@ -645,12 +647,12 @@ class GameScreen(Screen[None]):
             try:
                 store.save_game(self.game_id, self.session)
             except StoreError as exc:
-                self.notify(f"Could not save: {exc}", severity="error")
+                self.notify(f"Could not save: {exc}", severity="error", markup=False)
 
     def _show_info(self, obs: dict[str, Any]) -> None:
         v = obs["variant"]
         players = obs["players"]
-        parts = [f"[b]{v}[/b]", f"hand {obs['hand_number'] or 1}"]
+        parts = [f"hand {obs['hand_number'] or 1}"]  # names are text, never markup: the line is a Text
         kinds = obs.get("seat_kinds", [])
         if v in SOLO:
             if kinds and kinds[0] != HUMAN:
@@ -673,7 +675,10 @@ class GameScreen(Screen[None]):
                 f"box {players[r['box']]} · captain {players[r['captain']]} · sitter {players[r['sitter']]}"
                 + (" (you)" if r["sitter"] == obs["seat"] else "")
             )
-        _put(self.query_one("#info", Static), " · ".join(parts))
+        line = Text()
+        line.append(v, style="bold")
+        line.append(" · " + " · ".join(parts))
+        _put(self.query_one("#info", Static), line)
 
     def _show_piles(self, obs: dict[str, Any]) -> None:
         large = _app(self).large
@@ -988,7 +993,7 @@ class GameScreen(Screen[None]):
                     break
                 event = s.computer_step()  # no delay wanted (tests, demonstrations): play on, draw once
         except ComputerPlayerError as exc:  # its message names the player, never its cards
-            self.notify(str(exc), severity="error", timeout=10)
+            self.notify(str(exc), severity="error", timeout=10, markup=False)
             self.update_view()
             return  # not rescheduled: the game stays as it was, saved
         self._after_change(hand_before)
@@ -1012,7 +1017,7 @@ class GameScreen(Screen[None]):
         try:
             event = s.act(seat, action)
         except GinRummyError as exc:
-            self.notify(str(exc), title="Not allowed", severity="error")
+            self.notify(str(exc), title="Not allowed", severity="error", markup=False)
             return False
         self.message = ""
         self.hinted = None
@@ -1070,6 +1075,7 @@ class GameScreen(Screen[None]):
                 self.notify(
                     f"To {'knock' if what == 'knock' else 'go gin'}, select one of {', '.join(options)} first.",
                     severity="warning",
+                    markup=False,
                 )
             else:
                 obs = self.obs()
@@ -1108,7 +1114,7 @@ class GameScreen(Screen[None]):
         try:
             s.start_hand()
         except GinRummyError as exc:
-            self.notify(str(exc), severity="error")
+            self.notify(str(exc), severity="error", markup=False)
             return
         self.message = ""
         self.query_one("#log", RichLog).write(f"— Hand {n} dealt (committed {str(commit)[:16]}…) —")
@@ -1135,7 +1141,7 @@ class GameScreen(Screen[None]):
             self.notify("Hints are not available in this installation.", severity="warning")
             return
         except Exception as exc:  # a hint is a courtesy: never stop the game for it
-            self.notify(f"No hint: {exc}", severity="warning")
+            self.notify(f"No hint: {exc}", severity="warning", markup=False)
             return
         best = advice.best
         why = getattr(advice, "why", None)
@@ -1152,7 +1158,7 @@ class GameScreen(Screen[None]):
 
     def action_sort(self) -> None:
         self.sort_mode = "suit" if self.sort_mode == "rank" else "rank"
-        self.notify(f"Hand sorted by {self.sort_mode}.", timeout=2)
+        self.notify(f"Hand sorted by {self.sort_mode}.", timeout=2, markup=False)
         self.update_view()
 
     def action_group(self) -> None:

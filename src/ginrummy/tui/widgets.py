@@ -277,7 +277,7 @@ class ScoreSheet(Static):
         table.add_column("hand", no_wrap=True, width=6)
         heads = _heads(players, width)
         for h in heads:
-            table.add_column(h, justify="right", no_wrap=True)
+            table.add_column(Text(h), justify="right", no_wrap=True)  # a Text: names are never markup
         for i, h in enumerate(summary.get("hands", []), 1):
             pts = h.get("points", [])
             table.add_row(str(i), _short_result(h.get("result", "")), *[str(x) if x else "·" for x in pts])
