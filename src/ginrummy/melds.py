@@ -338,10 +338,13 @@ def best_discards(hand: int | Iterable[int]) -> tuple[int, int]:
         return rd[a] + rd[b] + rd[c] + rd[d] + low, cards
     best = _NO_DISCARD
     cards = 0
-    for combo in product(*_set_options(m, t)):
-        removed = 0
-        for x in combo:
-            removed |= x
+    if t & (t - 1):
+        ways: Iterable[int] = [sum(combo) for combo in product(*_set_options(m, t))]
+    else:  # one candidate rank (the common case): no set, all its cards, or (four held) each three
+        rank = t.bit_length() - 1
+        held = m & _RANK_MASKS[rank]
+        ways = (0, held, *_RANK_TRIPLES[rank]) if held == _RANK_MASKS[rank] else (0, held)
+    for removed in ways:
         r = m & ~removed
         a = r & 0x1FFF
         b = r >> 13 & 0x1FFF
