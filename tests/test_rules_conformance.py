@@ -175,3 +175,120 @@ def test_lay_off_all_shares_the_cards_among_the_melds() -> None:
     assert lay_off_all([sevens, run], CardSet.parse("8h")) is None
     assert lay_off_all([sevens, run], CardSet.parse("7h 3h 8h")) is not None
     assert lay_off_all([sevens, run], CardSet.parse("7c")) is None  # already in a meld
+
+
+# --- rules 1.2 and 2.1: the cut ------------------------------------------------------------------
+def test_the_lower_cut_deals_first_and_the_record_says_so() -> None:
+    state = State.new("classic")
+    cut = state.cut(["Qs", "3d"])  # seat 0 cuts the queen, seat 1 the three: seat 1 deals
+    assert (cut.dealer, cut.order, len(cut.rounds)) == (1, (0, 1), 1)
+    state.deal(seed=5)
+    assert state.hand_dealer == 1 and state.current_player == 0  # the non-dealer has the upcard
+    record = state.to_record()
+    assert record["options"] == {"first_dealer": 1}
+    again = replay(record)
+    assert again.hand_dealer == 1 and again.to_record() == record
+
+
+def test_a_tied_cut_is_cut_again() -> None:
+    state = State.new("hollywood")
+    cut = state.cut(["7c", "7h", "Kd", "2s"])
+    assert cut.rounds[0] == ((0, Card.parse("7c")), (1, Card.parse("7h")))
+    assert (cut.dealer, len(cut.rounds)) == (1, 2)
+
+
+def test_a_cut_that_falls_like_seat_order_leaves_the_record_as_before() -> None:
+    state = State.new("classic")
+    state.cut(["2c", "Kh"])  # seat 0 is lower: seat 0 deals, as RECORD.md's default
+    assert state.to_record()["options"] == {}
+
+
+@pytest.mark.parametrize(
+    ("cards", "cut_ties", "roles", "rounds"),
+    [
+        (["3c", "Kd", "8h"], "recut", (1, 2, 0), 1),
+        (["Jc", "Jd", "3h", "2s", "9c"], "recut", (1, 0, 2), 2),  # J, J, 3: the 3 sits, the jacks re-cut
+        (["5c", "5d", "5h", "4s", "Ks", "4c", "2h", "9d"], "recut", (1, 2, 0), 3),  # all equal: all re-cut
+        (["Jc", "Jd", "3h"], "suit_order", (1, 0, 2), 1),  # diamonds beat clubs
+        (["5c", "5d", "5h"], "suit_order", (2, 1, 0), 1),
+    ],
+)
+def test_three_players_cut_for_the_roles(cards: list[str], cut_ties: str, roles: tuple[int, ...], rounds: int) -> None:
+    state = State.new("three", {"cut_ties": cut_ties})
+    cut = state.cut(cards)
+    assert (cut.roles, len(cut.rounds), state.roles) == (roles, rounds, roles)
+    state.deal(seed=11)
+    box, captain, _ = roles
+    assert (state.hand_dealer, state.hand_nondealer, state.current_player) == (box, captain, captain)
+    again = replay(state.to_record())
+    assert again.roles == state.roles and again.to_record() == state.to_record()
+
+
+def test_a_seeded_cut_is_reproducible_and_decides_every_place() -> None:
+    for seed in range(40):
+        a, b = State.new("three"), State.new("three")
+        ca, cb = a.cut(seed=seed), b.cut(seed=seed)
+        assert ca == cb and sorted(ca.order) == [0, 1, 2] and ca.roles == ca.order
+        first = ca.rounds[0]
+        assert len({c for _, c in first}) == 3  # one pack: three different cards
+
+
+def test_the_cut_is_refused_where_it_has_no_place() -> None:
+    with pytest.raises(IllegalAction, match="no cut"):
+        State.new("solitaire").cut(seed=1)
+    state = State.new("classic")
+    state.deal(seed=1)
+    with pytest.raises(IllegalAction, match="before the first deal"):
+        state.cut(seed=1)
+    fresh = State.new("classic")
+    with pytest.raises(IllegalAction, match="more cards"):
+        fresh.cut(["7c", "7d"])  # a tie and nothing to re-cut with
+    assert fresh.dealer == 0 and fresh.to_record()["options"] == {}
+
+
+# --- rule 0.8 with knocker_arrangement=choose ----------------------------------------------------
+def test_choose_offers_the_arrangements_and_spreads_the_one_declared() -> None:
+    state = State.new("classic", {"knocker_arrangement": "choose"})
+    state.deal(table_deck(KNOCKER, DEFENDER, "9d", "Kc"))
+    for a in ("pass", "pass", "draw"):
+        state.apply(a)
+    offered = state.declarable_arrangements("knock Kc")
+    assert offered[0].deadwood == 7 and all(a.deadwood <= 10 for a in offered)
+    texts = [" ".join("".join(map(str, m)) for m in a.melds) for a in offered]
+    assert "7c7d7s 4h5h6h" in texts and "7c7d7s" not in texts  # 4h5h6h loose would leave 22
+    # Declaring the sevens and the run keeps them apart: 7h may go on either, 8h only after 7h.
+    state.apply("knock Kc | 7c7d7s 4h5h6h")
+    r = state.hand_result
+    assert r is not None and [list(map(str, m)) for m in r.knocker_melds] == [["7c", "7d", "7s"], ["4h", "5h", "6h"]]
+    same_replay(state)
+
+
+def test_declarable_arrangements_refuses_what_is_not_a_knock() -> None:
+    state = State.new("classic")
+    state.deal(table_deck(KNOCKER, DEFENDER, "9d", "Kc"))
+    with pytest.raises(IllegalAction):
+        state.declarable_arrangements("knock Kc")  # not this seat's turn to end yet (upcard)
+    for a in ("pass", "pass", "draw"):
+        state.apply(a)
+    with pytest.raises(IllegalAction):
+        state.declarable_arrangements("discard Kc")
+
+
+def test_a_gin_offers_only_arrangements_that_meld_everything() -> None:
+    state = State.new("classic", {"knocker_arrangement": "choose"})
+    state.deal(table_deck(GIN_TEN, JUNK_TEN, "Kd", "Kc"))
+    for a in ("pass", "pass", "draw"):
+        state.apply(a)
+    gins = state.declarable_arrangements("gin Kc")
+    assert gins and all(a.deadwood == 0 for a in gins)
+    knocks = state.declarable_arrangements("knock Kc")  # the same ten: a knock may leave some out
+    assert knocks[: len(gins)] == gins and any(a.deadwood > 0 for a in knocks)
+
+
+def test_first_roles_options_name_two_seats() -> None:
+    from ginrummy.errors import OptionError
+
+    with pytest.raises(OptionError, match="first_box and first_captain"):
+        State.new("three", {"first_box": 2, "first_captain": 2})
+    state = State.new("three", {"first_box": 2, "first_captain": 0})
+    assert state.roles == (2, 0, 1)

@@ -41,6 +41,7 @@ from .cards import JOKER, Card, CardSet, ShuffleStream, format_cards, full_pack,
 from .errors import IllegalAction, OptionError, RecordError
 from .melds import (
     Arrangement,
+    all_melds,
     best_arrangement,
     best_defense,
     best_discards,
@@ -70,7 +71,7 @@ from .scoring import (
 if TYPE_CHECKING:
     from .observe import MaskObservation
 
-__all__ = ["RECORD_FORMAT", "SEATS", "HandResult", "Phase", "State"]
+__all__ = ["RECORD_FORMAT", "SEATS", "Cut", "HandResult", "Phase", "State"]
 
 RECORD_FORMAT = "ginrummy-record/1"
 SEATS = {"classic": 2, "oklahoma": 2, "hollywood": 2, "three": 3, "solitaire": 2, "gin-solitaire": 2}
@@ -153,6 +154,21 @@ class HandResult:
         return out
 
 
+@dataclass(frozen=True)
+class Cut:
+    """The cut before the first deal: for the first dealer (rule 1.2, the lower card deals) or the
+    roles of three-player Gin (rule 2.1, highest in the box, then captain, then sitter)."""
+
+    rounds: tuple[tuple[tuple[int, Card], ...], ...]
+    """Each round of cutting as (seat, card) pairs: the first has every seat, re-cuts the tied ones."""
+    order: tuple[int, ...]
+    """The seats from the highest cut to the lowest, ties resolved."""
+    dealer: int
+    """The seat that deals the first hand (in ``three`` the box)."""
+    roles: tuple[int, int, int] | None = None
+    """``three``: the first hand's (box, captain, sitter)."""
+
+
 @dataclass
 class _HandLog:
     deck: list[Card]
@@ -177,8 +193,13 @@ class State:
         self.totals = [0] * self.num_seats
         self.hands_won = [0] * self.num_seats
         self.hollywood = HollywoodSheet(options.hollywood_target) if variant == "hollywood" else None  # type: ignore[union-attr]
-        self.dealer = 0  # table games: seat that deals the next hand (RECORD.md: seat 0 first)
-        self.roles: tuple[int, int, int] = (0, 1, 2)  # three: (box, captain, sitter)
+        # Table games: the seat that deals the next hand; three: (box, captain, sitter).  The first
+        # hand's come from the options (RECORD.md: seat 0 deals first unless the cut said otherwise).
+        self.dealer = options.first_dealer if isinstance(options, TableOptions) else 0
+        self.roles: tuple[int, int, int] = (0, 1, 2)
+        if isinstance(options, ThreeOptions):
+            box, captain = options.first_box, options.first_captain
+            self.roles = (box, captain, 3 - box - captain)
         self.game_over = False
         self.winner: int | None = None
         self._reset_hand()
@@ -234,6 +255,78 @@ class State:
     def hand_number(self) -> int:
         """1-based number of the current (or last) hand."""
         return len(self.logs)
+
+    def cut(self, cards: Sequence[Card | str] | None = None, *, seed: int | None = None) -> Cut:
+        """Cut for the first deal (rule 1.2: the lower card deals) or for the roles of ``three``
+        (rule 2.1: highest in the box, middle captain, lowest sitter; K high, A low).  Tied players
+        re-cut among themselves for the places they contend for, or with ``cut_ties=suit_order``
+        the suits break ties (clubs low, spades high).
+
+        The cut cards come from ``cards`` (used in order: one a seat, then one a tied seat per
+        re-cut) or from ``seed`` (each round a fresh pack shuffled by ``ginrummy-shuffle/1``; with
+        neither, a fresh ``secrets`` seed).  Only before the first deal, and not in the solitaires.
+        The result is kept in the options (``first_dealer``; ``first_box``, ``first_captain``), so the record says
+        who dealt first; the cut itself is not undone by :meth:`undo`."""
+        if self.variant in SOLO:
+            raise IllegalAction(f"there is no cut in {self.variant}")
+        if self.logs:
+            raise IllegalAction("the cut comes before the first deal")
+        if cards is not None and seed is not None:
+            raise IllegalAction("cut with cards or a seed, not both")
+        if cards is not None:
+            if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+                raise IllegalAction(f"cut cards must be a list of cards, got {show(cards)}")
+            given = [c if isinstance(c, Card) else Card.parse(c) for c in cards]
+            if any(c.is_joker for c in given):
+                raise IllegalAction("the joker is not in the pack that is cut")
+            supply = iter(given)
+
+            def draw(k: int) -> list[Card]:
+                got = [c for _, c in zip(range(k), supply, strict=False)]
+                if len(got) < k:
+                    raise IllegalAction(f"the cut needs more cards than the {len(given)} given (ties re-cut)")
+                return got
+        else:
+            stream = ShuffleStream(new_seed() if seed is None else seed)
+
+            def draw(k: int) -> list[Card]:
+                return stream.shuffle(full_pack())[:k]
+
+        suit_order = isinstance(self.options, ThreeOptions) and self.options.cut_ties == "suit_order"
+        rounds: list[tuple[tuple[int, Card], ...]] = []
+
+        def ranked(seats: list[int]) -> list[int]:
+            """``seats`` from the highest cut to the lowest; tied seats re-cut among themselves."""
+            if len(rounds) > 200:
+                raise IllegalAction("the cut kept tying")  # pragma: no cover - about 0.06**200
+            got = draw(len(seats))
+            rounds.append(tuple(zip(seats, got, strict=True)))
+
+            def key(c: Card) -> tuple[int, ...]:
+                return (c.rank, int(c.suit)) if suit_order else (c.rank,)
+
+            by = sorted(zip(seats, got, strict=True), key=lambda sc: key(sc[1]), reverse=True)
+            out: list[int] = []
+            i = 0
+            while i < len(by):
+                tied = [seat for seat, c in by if key(c) == key(by[i][1])]
+                out += ranked(tied) if len(tied) > 1 else tied
+                i += len(tied)
+            return out
+
+        order = tuple(ranked(list(range(self.num_seats))))
+        if isinstance(self.options, ThreeOptions):
+            box, captain, sitter = order
+            self.roles = (box, captain, sitter)
+            self.options = self._with_options(first_box=box, first_captain=captain)
+            return Cut(tuple(rounds), order, box, self.roles)
+        assert isinstance(self.options, TableOptions)
+        self.dealer = order[-1]  # rule 1.2: the lower card deals
+        self.options = self._with_options(first_dealer=self.dealer)
+        return Cut(tuple(rounds), order, self.dealer)
+
+    def _with_options(self, **values: object) -> Options:
+        return options_for(self.variant, {**self.options.to_dict(only_changed=True, variant=self.variant), **values})
 
     def deck_for_seed(self, seed: int) -> list[Card]:
         """The deck (top first) that ``seed`` deals in this variant (``ginrummy-shuffle/1``)."""
@@ -455,6 +548,39 @@ class State:
                 out += gins
             if self._big_gin_allowed() and min_deadwood(hand) == 0:
                 out.append(BIG_GIN)
+        return out
+
+    def declarable_arrangements(self, action: Action | str | int) -> list[Arrangement]:
+        """Rule 0.8, for ``knocker_arrangement=choose``: the arrangements the seat to act may
+        declare with ``action`` (a legal knock or gin named without melds): every choice of
+        disjoint melds of the cards kept whose deadwood the action allows (none for gin; for a
+        knock, within the limit, and none, which is gin), least deadwood first, then by melds.
+        A front end offers them to a person; ``knock 7h | 3h4h5h KcKdKs`` plays the one chosen.
+        Raises :class:`IllegalAction` when ``action`` is not such an action."""
+        act = self._coerce(action)
+        legal = self.legal_actions()
+        if act.kind not in ("knock", "gin") or act.melds is not None:
+            raise IllegalAction(f"{act} is not a knock or gin to declare melds for")
+        if act not in legal and self._knock_as_gin(act, legal) is None:
+            self._illegal(act, legal)
+        assert self.current is not None
+        kept = self.hands[self.current] & ~(1 << act.card if act.card is not None else 0)
+        melds = [(sum(1 << c for c in m), m) for m in all_melds(kept)]
+        out: list[Arrangement] = []
+
+        def walk(i: int, used: int, chosen: list[tuple[Card, ...]]) -> None:
+            if i == len(melds):
+                dead = CardSet(kept & ~used).value
+                if dead == 0 or (act.kind == "knock" and self._may_knock(dead)):
+                    out.append(Arrangement(tuple(chosen), tuple(CardSet(kept & ~used))))
+                return
+            walk(i + 1, used, chosen)
+            mask, meld = melds[i]
+            if not mask & used:
+                walk(i + 1, used | mask, [*chosen, meld])
+
+        walk(0, 0, [])
+        out.sort(key=lambda a: (a.deadwood, a.melds))
         return out
 
     def _discard_taken_allowed(self) -> bool:

@@ -85,6 +85,7 @@ class TableOptions(_Base):
         default="auto",
         metadata=_doc("front ends: auto spreads an optimal arrangement; choose lets a person declare one"),
     )
+    first_dealer: int = field(default=0, metadata=_doc("the seat that deals the first hand (set by State.cut)"))
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,9 @@ class ThreeOptions(_Base):
     discard_drawn_upcard_allowed: bool = field(
         default=False, metadata=_doc("a card taken from the discard pile may be discarded at once")
     )
-    cut_ties: Literal["recut", "suit_order"] = field(default="recut", metadata=_doc("how tied cuts for roles resolve"))
+    cut_ties: Literal["recut", "suit_order"] = field(
+        default="recut", metadata=_doc("how tied cuts for roles resolve (State.cut)")
+    )
     end_bonuses: bool = field(default=False, metadata=_doc("apply the two-player game, box and shutout bonuses"))
     game_bonus: int = field(default=100, metadata=_doc("with end_bonuses: bonus to the winner"))
     box_bonus: int = field(default=25, metadata=_doc("with end_bonuses: bonus per hand won"))
@@ -114,6 +117,8 @@ class ThreeOptions(_Base):
         default="auto",
         metadata=_doc("front ends: auto spreads an optimal arrangement; choose lets a person declare one"),
     )
+    first_box: int = field(default=0, metadata=_doc("the seat in the box for the first hand (set by State.cut)"))
+    first_captain: int = field(default=1, metadata=_doc("the first hand's captain; the third seat sits (State.cut)"))
 
 
 @dataclass(frozen=True)
@@ -187,6 +192,9 @@ _RANGES: dict[str, tuple[int, int]] = {
     "undercut_bonus": (0, 1000),
     "big_gin_bonus": (0, 1000),
     "wall_cards": (0, 20),
+    "first_dealer": (0, 1),
+    "first_box": (0, 2),
+    "first_captain": (0, 2),
     "game_target": (1, 100000),
     "game_bonus": (0, 100000),
     "box_bonus": (0, 10000),
@@ -222,6 +230,8 @@ def options_for(variant: str, given: Mapping[str, Any] | Options | None = None) 
         if not isinstance(name, str) or name not in names:
             raise OptionError(f"unknown option {show(name)} for {variant}; options are {', '.join(sorted(names))}")
         values[name] = _check(variant, name, hints[name], value)
+    if cls is ThreeOptions and values.get("first_box", 0) == values.get("first_captain", 1):
+        raise OptionError("options first_box and first_captain of three must name two different seats")
     return cls(**values)  # type: ignore[return-value]
 
 
