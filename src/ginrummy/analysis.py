@@ -196,13 +196,14 @@ def analyse_record(
     ``rollouts`` sets the planner's sampling per decision (more than in play, for steadier values).
     """
     from .engine import State
+    from .record import replay
 
     if not isinstance(record, Mapping):
         raise RecordError("record: a record is a JSON object")
     variant = record.get("variant")
     if variant not in SOLO_VARIANTS:
         raise RecordError(f"variant: analysis covers the solitaires ({', '.join(SOLO_VARIANTS)}), not {variant!r}")
-    State.from_record(record)  # validates the whole record first (clear errors)
+    replay(record)  # validates the whole record first (clear errors)
     state = State.new(str(variant), record.get("options") or {}, record.get("players"))
     rules = SoloRules.of(str(variant), state.options.to_dict(), objective)
     if tolerance is None:

@@ -230,14 +230,30 @@ class CardSet(int):
     def __contains__(self, card: object) -> bool:
         return isinstance(card, int) and 0 <= card < 52 and bool(int(self) >> card & 1)
 
+    # Set operators return a CardSet (the other operand: a CardSet, a mask or a Card's bit).
     def __or__(self, other: int) -> CardSet:
+        """Union."""
         return CardSet(int(self) | int(other))
 
+    __add__ = __or__  # ``a + b`` is the union too, never the sum of two masks
+
     def __and__(self, other: int) -> CardSet:
+        """Intersection."""
         return CardSet(int(self) & int(other))
 
+    __rand__ = __and__
+
     def __sub__(self, other: int) -> CardSet:
+        """The cards of this set that are not in ``other``."""
         return CardSet(int(self) & ~int(other))
+
+    def __xor__(self, other: int) -> CardSet:
+        """The cards in exactly one of the two sets."""
+        return CardSet(int(self) ^ int(other))
+
+    def __invert__(self) -> CardSet:
+        """The other cards of the pack."""
+        return CardSet(FULL_MASK & ~int(self))
 
     @property
     def value(self) -> int:

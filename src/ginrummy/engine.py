@@ -5,7 +5,7 @@
 >>> s.current_player, [str(a) for a in s.legal_actions()]
 (1, ['take', 'pass'])
 >>> s.apply("pass"); s.apply("pass"); s.apply("draw")
->>> len(s.hand(1)), s.phase
+>>> len(s.hand(1)), str(s.phase)
 (11, 'discard')
 
 A state is a whole game (a match of hands to the target).  Between hands it waits for a deal
@@ -19,8 +19,10 @@ to docs/rules.md.
 from __future__ import annotations
 
 import copy
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from .actions import (
@@ -71,7 +73,7 @@ from .scoring import (
 if TYPE_CHECKING:
     from .observe import MaskObservation
 
-__all__ = ["RECORD_FORMAT", "SEATS", "Cut", "HandResult", "Phase", "State"]
+__all__ = ["RECORD_FORMAT", "SEATS", "Cut", "HandResult", "Phase", "ResultKind", "State"]
 
 RECORD_FORMAT = "ginrummy-record/1"
 SEATS = {"classic": 2, "oklahoma": 2, "hollywood": 2, "three": 3, "solitaire": 2, "gin-solitaire": 2}
@@ -100,7 +102,9 @@ class _SuitDiscards(dict[int, tuple[Action, ...]]):
 _SUIT_DISCARDS = _SuitDiscards()
 
 
-class Phase:
+class Phase(StrEnum):
+    """Where a hand stands; each value equals today's string (records and the wire are unchanged)."""
+
     DEAL = "deal"  # waiting for the next deal (a chance node)
     UPCARD = "upcard"  # rule 1.4: take or pass the first upcard
     DRAW = "draw"  # draw from the stock or take the discard
@@ -109,11 +113,23 @@ class Phase:
     OVER = "over"  # the game is over
 
 
+class ResultKind(StrEnum):
+    """How a hand ended; each value equals the record's ``result`` string (RECORD.md)."""
+
+    GIN = "gin"
+    BIG_GIN = "big-gin"
+    KNOCK = "knock"
+    UNDERCUT = "undercut"
+    JOKER = "joker"  # solitaire: the joker came first
+    DRAW = "draw"  # the wall: a void hand
+    REDEAL = "redeal"  # solitaire: the joker was dealt
+
+
 @dataclass(frozen=True)
 class HandResult:
     """How a hand ended and what each seat scored (points are in seat order)."""
 
-    result: str  # gin, big-gin, knock, undercut, joker, draw (the wall), redeal
+    result: ResultKind  # gin, big-gin, knock, undercut, joker, draw (the wall), redeal
     points: tuple[int, ...]
     deadwood: tuple[int, ...]
     winner: int | None = None  # the seat that scored, if any
@@ -127,13 +143,19 @@ class HandResult:
     counted_cards: tuple[Card, ...] = ()
     explanation: tuple[str, ...] = ()
     doubled: bool = False  # Oklahoma: the spades double applied (rule 1b.3)
+    defender: int | None = None
+    """The seat that defended the knock or gin (in the solitaires the Joker, seat 1); None when
+    nobody knocked.  Not in :meth:`to_json` (the web protocol and records are unchanged)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "result", ResultKind(self.result))
 
     def to_json(self) -> dict[str, Any]:
         def cs(cards: Iterable[Card]) -> list[str]:
             return [str(c) for c in cards]
 
         out: dict[str, Any] = {
-            "result": self.result,
+            "result": str(self.result),
             "deadwood": list(self.deadwood),
             "points": list(self.points),
             "winner": self.winner,
@@ -179,6 +201,27 @@ class _HandLog:
     public: list[dict[str, Any]] = field(default_factory=list, repr=False)  # observe.py's cache
 
 
+# The undo stack (push/pop, python-chess style).  A snapshot keeps the fields one step may change:
+# the lists the engine changes in place (hands, known cards, stock, pile) copied as tuples, the
+# other values by reference: the engine replaces them instead of changing them (the totals, the
+# cards out of play and the Hollywood sheet are copied before they change, see _finish).  The
+# game's record is kept as lengths: a step only appends to it (a layoff also replaces the hand's
+# result).  Plain tuples keep the garbage collector's work small on long games.
+_VALUES = (
+    *("hollywood", "dealer", "roles", "game_over", "winner", "phase", "current", "taken", "upcard"),
+    *("passes", "must_draw", "opening", "draws", "hand_result", "_knock_melds", "_last_knocker"),
+    *("hand_dealer", "hand_nondealer", "knock_limit", "_saved", "totals", "hands_won", "out_of_play"),
+)
+_ABSENT: Any = object()  # a field not made yet (before the first deal)
+_get_values = operator.itemgetter(*_VALUES)
+# (values, hands, known, stock, pile, len(logs), len(logs[-1].actions), len(results), results[-1])
+_Snapshot = tuple[
+    tuple[Any, ...], tuple[int, ...], tuple[int, ...], tuple[Card, ...], tuple[Card, ...], int, int, int, Any
+]
+# The stack is a persistent linked list, (top, rest) or None, so a clone shares it for free.
+_Stack = tuple[_Snapshot, "_Stack"] | None
+
+
 class State:
     """A game of any variant: the current hand, the score sheet and the record so far."""
 
@@ -202,6 +245,10 @@ class State:
             self.roles = (box, captain, 3 - box - captain)
         self.game_over = False
         self.winner: int | None = None
+        self._history: _Stack = None  # push/pop undo stack
+        self.undo_enabled = True  # False: keep no undo stack (State.new(..., undo=False))
+        # The score sheet before the last hand's result (a layoff takes the result back).
+        self._saved: tuple[Any, ...] = ()
         self._reset_hand()
 
     @classmethod
@@ -210,8 +257,11 @@ class State:
         variant: str,
         options: Mapping[str, Any] | Options | None = None,
         players: Sequence[str] | None = None,
+        *,
+        undo: bool = True,
     ) -> State:
-        """A new game of ``variant`` waiting for its first deal.  Options are validated."""
+        """A new game of ``variant`` waiting for its first deal.  Options are validated.  With
+        ``undo=False`` no undo stack is kept (for simulations: a step costs about 2 us less)."""
         opts = options_for(variant, options)  # OptionError for a bad variant or option
         n = SEATS[variant]
         if players is None:
@@ -223,7 +273,9 @@ class State:
             raise OptionError(f"players must be a list of {n} names (strings), got {show(players)}")
         if len(players) != n:
             raise OptionError(f"{variant} has {n} seats, got {len(players)} player names")
-        return cls(variant, opts, players)
+        state = cls(variant, opts, players)
+        state.undo_enabled = bool(undo)
+        return state
 
     def _reset_hand(self) -> None:
         self.phase = Phase.OVER if self.game_over else Phase.DEAL
@@ -354,6 +406,7 @@ class State:
             cards = self.deck_for_seed(seed)
         else:
             cards = self._check_deck(deck)
+        self._push()
         self.logs.append(_HandLog(list(cards), seed, commitment=commitment))
         self._start_hand(cards)
 
@@ -421,13 +474,14 @@ class State:
             real = [c for c in dealt if c != JOKER]
             self.hands[0] = sum(1 << c for c in real)
             if opts.joker_in_deal == "redeal":
-                self._finish(HandResult("redeal", (0, 0), (0, 0), explanation=("The joker was dealt: redeal.",)))
+                redeal = HandResult(ResultKind.REDEAL, (0, 0), (0, 0), explanation=("The joker was dealt: redeal.",))
+                self._finish(redeal)
             else:
                 d = min_deadwood(self.hands[0])
                 _, p, j = solitaire_points("joker", counted=0, deadwood=d, scoring=opts.scoring, **self._bonuses())
                 self._finish(
                     HandResult(
-                        "joker",
+                        ResultKind.JOKER,
                         (p, j),
                         (d, 0),
                         winner=1 if j or opts.scoring == "none" else None,
@@ -627,6 +681,7 @@ class State:
                     self._illegal(act, legal)
                 else:
                     act = gin
+        self._push()
         self.logs[-1].actions.append(act)
         self.logs[-1].seats.append(self.current)
         self._legal = None
@@ -747,7 +802,7 @@ class State:
             if len(self.stock) <= self.options.wall_cards:  # rule 1.9: the wall
                 self._finish(
                     HandResult(
-                        "draw",
+                        ResultKind.DRAW,
                         (0,) * self.num_seats,
                         (0,) * self.num_seats,
                         explanation=(f"Only {len(self.stock)} stock cards left: the hand is void.",),
@@ -823,11 +878,12 @@ class State:
             lines.append(f"Spades double (the upcard was {self.upcard}): {max(kp, dp) * 2}")
         self._finish(
             HandResult(
-                result,
+                ResultKind(result),
                 tuple(points),
                 tuple(deadwood),
                 winner=winner,
                 knocker=knocker,
+                defender=defender,
                 knocker_melds=kmelds,
                 knocker_unmatched=kun,
                 defender_melds=dmelds,
@@ -880,6 +936,7 @@ class State:
             )
         _, laid, defender = self._layoff_context()
         knock = next(a for a in reversed(self.logs[-1].actions) if a.kind == "knock")
+        self._push()
         self._undo_finish()
         self.logs[-1].actions.append(act)
         self.logs[-1].seats.append(defender)
@@ -898,7 +955,7 @@ class State:
             self.hands[0] &= ~(1 << act.card)
             if self.variant == "solitaire":
                 self.stock.insert(0, act.card)  # rule 3.3: to the bottom of the deck
-            self.out_of_play.append(act.card)
+            self.out_of_play = [*self.out_of_play, act.card]  # copy on write, for the undo stack
         self.opening = False
         if k == "discard":
             self._solo_draw()
@@ -961,11 +1018,12 @@ class State:
                 lines.append("Equal counts: nobody scores.")
         self._finish(
             HandResult(
-                result,
+                ResultKind(result),
                 (p, j),
                 (d, 0),
                 winner=winner,
                 knocker=0 if event != "joker" else None,
+                defender=1 if event != "joker" else None,
                 counted=counted,
                 knocker_melds=arr.melds if event != "joker" else (),
                 knocker_unmatched=arr.unmatched if event != "joker" else (),
@@ -977,10 +1035,12 @@ class State:
     # ------------------------------------------------------------------ the score sheet
     def _finish(self, result: HandResult) -> None:
         """End the hand: score it into the game, decide the next dealer or roles, maybe end the game."""
+        before = self.hollywood
+        self.hollywood = copy.deepcopy(before)  # copy on write: snapshots keep the one before
         self._saved = (
-            list(self.totals),
-            list(self.hands_won),
-            copy.deepcopy(self.hollywood),
+            tuple(self.totals),
+            tuple(self.hands_won),
+            before,
             self.dealer,
             self.roles,
             self.game_over,
@@ -994,6 +1054,8 @@ class State:
         v = self.variant
         scorer = result.winner if any(result.points) else None
         if scorer is not None:
+            self.totals = list(self.totals)  # copy on write (the undo stack keeps the one before)
+            self.hands_won = list(self.hands_won)
             self.totals[scorer] += result.points[scorer]
             self.hands_won[scorer] += 1
         if v in ("classic", "oklahoma", "hollywood"):
@@ -1093,17 +1155,50 @@ class State:
         new.hollywood = copy.deepcopy(self.hollywood)
         return new
 
+    def _push(self) -> None:
+        """Push the state as it is now on the undo stack (called once an action is known legal)."""
+        if not self.undo_enabled:
+            return
+        d = self.__dict__
+        try:
+            values = _get_values(d)
+        except KeyError:  # before the first deal
+            values = tuple(d.get(name, _ABSENT) for name in _VALUES)
+        logs, results = self.logs, self.results
+        top: _Snapshot = (
+            values,
+            tuple(self.hands),
+            tuple(self.known),
+            tuple(self.stock),
+            tuple(self.pile),
+            len(logs),
+            len(logs[-1].actions) if logs else 0,
+            len(results),
+            results[-1] if results else None,
+        )
+        self._history = (top, self._history)
+
     def undo(self) -> None:
-        """Take back the last action (or, at the start of a hand, its deal)."""
-        if not self.logs:
-            raise IllegalAction("nothing to undo")
-        record = self._record(every_draw=True)
-        if record["hands"][-1]["actions"]:
-            record["hands"][-1]["actions"].pop()
-        else:
-            record["hands"].pop()
-        restored = State.from_record(record)
-        self.__dict__.update(restored.__dict__)
+        """Take back the last deal, action or layoff: the state is exactly as it was before it
+        (a snapshot popped from the undo stack; nothing is replayed)."""
+        if self._history is None:
+            raise IllegalAction("nothing to undo" if self.undo_enabled else "this game keeps no undo stack")
+        (values, hands, known, stock, pile, n_logs, n_actions, n_results, last), self._history = self._history
+        d = self.__dict__
+        for name, value in zip(_VALUES, values, strict=True):
+            if value is _ABSENT:
+                d.pop(name, None)
+            else:
+                d[name] = value
+        self.hands, self.known, self.stock, self.pile = list(hands), list(known), list(stock), list(pile)
+        self._legal = self._legal_ids = None
+        del self.logs[n_logs:]
+        if self.logs:
+            log = self.logs[-1]
+            del log.actions[n_actions:], log.seats[n_actions:], log.public[n_actions:]
+        del self.results[n_results:]
+        if last is not None:
+            self.results[-1] = last
 
     # ------------------------------------------------------------------ records
     def to_record(self) -> dict[str, Any]:
@@ -1136,13 +1231,6 @@ class State:
             "players": list(self.players),
             "hands": hands,
         }
-
-    @classmethod
-    def from_record(cls, record: Mapping[str, Any]) -> State:
-        """Replay a record; raises :class:`RecordError` naming the field, hand and action at fault."""
-        from .record import replay
-
-        return replay(record)
 
     # ------------------------------------------------------------------ observations
     def observation(self, seat: int) -> dict[str, Any]:

@@ -72,7 +72,7 @@ def observe(state: State, seat: int) -> dict[str, Any]:
         "players": list(state.players),
         "options": dict(_options_dict(state.options)),
         "hand_number": state.hand_number,
-        "phase": state.phase,
+        "phase": str(state.phase),
         "current_player": state.current_player,
         "to_act": state.current_player == seat,
         "legal_actions": [str(a) for a in state.legal_actions()] if state.current_player == seat else [],
@@ -211,7 +211,7 @@ def observe_masks(state: State, seat: int) -> MaskObservation:
     common: dict[str, Any] = {
         "seat": seat,
         "hand_number": state.hand_number,
-        "phase": state.phase,
+        "phase": str(state.phase),
         "to_act": to_act,
         "legal": state.legal_action_ids() if to_act else (),
         "totals": tuple(state.totals),
