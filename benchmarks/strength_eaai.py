@@ -3,6 +3,7 @@
     python benchmarks/strength_eaai.py --eaai-dir ../shared/anchors/eaai --pairs 200 --seed 1
     python benchmarks/strength_eaai.py --eaai-dir DIR --agent greedy --opponents marjj --pairs 1000
     python benchmarks/strength_eaai.py --eaai-dir DIR --anchor-only --pairs 200   # MARJJ_v5 against Simple
+    python benchmarks/strength_eaai.py --compare a.json b.json   # paired A/B of two --json runs
 
 The engine (``GinRummyGame``, ``Card``, ``GinRummyUtil``, ``GinRummyPlayer``), Neller's
 ``SimpleGinRummyPlayer`` and the 2021 winner ``MARJJ_v5`` are compiled from ``--eaai-dir`` (read
@@ -478,9 +479,28 @@ def fmt(name: str, opp: str, r: dict[str, Any]) -> str:
     return row
 
 
+def compare(a_path: Path, b_path: Path) -> None:
+    """Paired A/B: two ``--json`` reports of the same seed, opponent by opponent, deal pair by
+    deal pair (each pair's difference is one sample)."""
+    a_rows = {r["opponent"]: r for r in json.loads(a_path.read_text())["rows"]}
+    b_rows = {r["opponent"]: r for r in json.loads(b_path.read_text())["rows"]}
+    for opp in a_rows.keys() & b_rows.keys():
+        ra, rb = a_rows[opp], b_rows[opp]
+        pa = {int(p): (w, n) for p, w, n in ra["per_pair"]}
+        pb = {int(p): (w, n) for p, w, n in rb["per_pair"]}
+        common = sorted(pa.keys() & pb.keys())
+        if not common:
+            raise SystemExit(f"no common deal pairs against {opp}: were both run with the same seed?")
+        dw, dwl, dwh = mean_ci([pa[i][0] - pb[i][0] for i in common])
+        dn, dnl, dnh = mean_ci([pa[i][1] - pb[i][1] for i in common])
+        print(f"{ra['agent']} minus {rb['agent']} against {OPPONENTS[opp]}, {len(common)} deal pairs:")
+        print(f"  games won {100 * dw:+.1f} points of percentage (95% CI {100 * dwl:+.1f}..{100 * dwh:+.1f})")
+        print(f"  net points a hand {dn:+.2f} (95% CI {dnl:+.2f}..{dnh:+.2f})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--eaai-dir", type=Path, required=True, help="the anchors folder (e.g. ../shared/anchors/eaai)")
+    ap.add_argument("--eaai-dir", type=Path, help="the anchors folder (e.g. ../shared/anchors/eaai)")
     ap.add_argument("--agent", default="expert", help="a ginrummy agent spec (e.g. expert, greedy, expert:u_took=0)")
     ap.add_argument("--opponents", default="simple,marjj", help="comma list of simple, marjj")
     ap.add_argument("--pairs", type=int, default=200, help="mirrored pairs of games per opponent")
@@ -489,7 +509,15 @@ def main() -> None:
     ap.add_argument("--anchor-only", action="store_true", help="play MARJJ_v5 against Simple only (Java)")
     ap.add_argument("--cache", type=Path, default=None, help="where to compile (default: the temp dir)")
     ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument(
+        "--compare", nargs=2, type=Path, metavar="JSON", help="paired A/B of two --json reports; plays nothing"
+    )
     args = ap.parse_args()
+    if args.compare:
+        compare(*args.compare)
+        return
+    if args.eaai_dir is None:
+        raise SystemExit("--eaai-dir is required: the folder of the EAAI sources (e.g. ../shared/anchors/eaai)")
     eaai_dir = args.eaai_dir.resolve()
     classes = build(eaai_dir, args.cache)
     rows: list[str] = []

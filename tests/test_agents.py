@@ -366,9 +366,11 @@ def test_expert_fears_an_undercut_after_the_opponent_took_cards() -> None:
 
 def test_the_no_box_knock_bias_applies_only_without_a_box_bonus() -> None:
     """Params.nobox_knock_bias shifts the knocks' values only where the game pays no box bonus
-    (the EAAI scoring); with the default rules the expert's values are unchanged."""
+    (the EAAI scoring); with the default rules the values are unchanged.  It is off by default."""
     from ginrummy.agents.expert import evaluate
 
+    assert DEFAULT.nobox_knock_bias == 0.0
+    biased = dataclasses.replace(DEFAULT, nobox_knock_bias=-5.0)
     found = 0
     for seed in range(40):
         s = State.new("classic")
@@ -381,14 +383,13 @@ def test_the_no_box_knock_bias_applies_only_without_a_box_bonus() -> None:
             knocks = [a for a in legal if a.kind == "knock"]
             if knocks:
                 found += 1
-                off = dataclasses.replace(DEFAULT, nobox_knock_bias=0.0)
                 with_box = evaluate(obs, legal, params=DEFAULT, full=True).values
-                assert with_box == evaluate(obs, legal, params=off, full=True).values
+                assert with_box == evaluate(obs, legal, params=biased, full=True).values
                 nobox = dict(obs, options=dict(obs["options"], box_bonus=0))
-                shifted = evaluate(nobox, legal, params=DEFAULT, full=True).values
-                plain = evaluate(nobox, legal, params=off, full=True).values
+                shifted = evaluate(nobox, legal, params=biased, full=True).values
+                plain = evaluate(nobox, legal, params=DEFAULT, full=True).values
                 for a in knocks:
-                    assert shifted[a] == pytest.approx(plain[a] - DEFAULT.nobox_knock_bias)
+                    assert shifted[a] == pytest.approx(plain[a] + 5.0)
                 break
             s.apply(ex.act(obs, legal))
         if found >= 3:
