@@ -2,7 +2,7 @@
 uvicorn server on a free loopback port.  Hands are played by clicking, dragging and with the
 keyboard; two browser contexts share one table; axe-core checks the pages' accessibility.
 
-Screenshots go to artifacts/screenshots/ (gitignored).  Skipped when /usr/bin/chromium is absent.
+Screenshots go to $GINRUMMY_SCREENSHOTS (else a temporary directory).  Skipped when /usr/bin/chromium is absent.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import random
 import socket
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -30,7 +31,8 @@ from ginrummy.melds import deadwood_after_discards  # noqa: E402
 from ginrummy.session import Session  # noqa: E402
 from ginrummy.store import Store, new_game_id  # noqa: E402
 
-SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
+# Screenshots: into $GINRUMMY_SCREENSHOTS when set (CI keeps them as artifacts), else a temporary directory.
+SHOTS = Path(os.environ.get("GINRUMMY_SCREENSHOTS") or tempfile.gettempdir() + "/ginrummy-screenshots")
 LAUNCH_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -380,7 +382,11 @@ def test_accessibility_and_display_preferences(browser: Any, base_url: str) -> N
     # suits are symbols and letters: colour is never the only cue
     first = p.page.locator("#hand .card").first
     text = first.inner_text()
-    assert any(sym in text for sym in "♣♦♥♠") and any(ch in text.lower() for ch in "cdhs")
+    card = first.get_attribute("data-card") or ""
+    # the rank and the suit letter in text, the suit's shape drawn from the package's card sprite
+    assert card[0].replace("T", "10") in text and card[1] in text.lower()
+    hrefs = first.locator("use").evaluate_all("els => els.map(e => e.getAttribute('href'))")
+    assert hrefs and all(h.endswith(f"#suit-{card[1]}") for h in hrefs)
     assert (first.get_attribute("aria-label") or "").split(" of ")[1].split(",")[0] in (
         "clubs",
         "diamonds",

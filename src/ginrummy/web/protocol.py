@@ -30,14 +30,54 @@ __all__ = [
     "PROTOCOL_VERSION",
     "SCHEMAS",
     "TABLE_VARIANTS",
+    "VARIANT_FACTS",
     "ProtocolError",
     "RateLimiter",
+    "option_label",
     "validate",
+    "variant_facts",
 ]
 
 PROTOCOL_VERSION = 1
 MAX_MESSAGE_BYTES = 4096
 TABLE_VARIANTS = ("classic", "three")  # tables for several people
+
+# What the page shows of each variant: its title, whether it is a solitaire, and the words for the
+# discard pile.  The page tests no variant name; it reads these (``variant_facts``).
+VARIANT_FACTS: dict[str, dict[str, Any]] = {
+    "classic": {"title": "Classic gin", "long_title": "Classic gin (two players)", "solo": False},
+    "oklahoma": {"title": "Oklahoma gin", "long_title": "Oklahoma gin (the upcard sets the limit)", "solo": False},
+    "hollywood": {"title": "Hollywood gin", "long_title": "Hollywood gin (three games at once)", "solo": False},
+    "three": {"title": "Three-player gin", "long_title": "Three-player gin (box, captain, sitter)", "solo": False},
+    "solitaire": {
+        "title": "Solitaire gin",
+        "long_title": "Solitaire gin against the Joker",
+        "solo": True,
+        "pile_label": "Discard (under the joker)",
+    },
+    "gin-solitaire": {
+        "title": "Gin Solitaire",
+        "long_title": "Gin Solitaire (eleven cards)",
+        "solo": True,
+        "pile_label": "Discard (face down)",
+    },
+}
+
+
+def variant_facts(variant: str) -> dict[str, Any]:
+    """The facts of ``variant`` the page needs (a copy); an unknown variant gets its name as title."""
+    base = VARIANT_FACTS.get(variant, {"title": variant, "long_title": variant, "solo": False})
+    return {"variant": variant, "pile_label": "Discard pile", **base}
+
+
+def option_label(value: object) -> str:
+    """An option's name or word for people: ``gin_bonus`` -> ``Gin bonus``, ``double_game_bonus``
+    -> ``Double game bonus``; True/False -> ``Yes``/``No``; numbers as they are."""
+    if isinstance(value, bool):
+        return "Yes" if value else "No"
+    text = str(value).replace("_", " ").replace("-", " ")
+    return text[:1].upper() + text[1:]
+
 
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,128}$")

@@ -33,11 +33,21 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..agents import available_agents
+from ..engine import SEATS
 from ..errors import GinRummyError, StoreError
 from ..names import safe_display_name
 from ..options import VARIANTS, option_help
 from ..store import Store
-from .protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, TABLE_VARIANTS, ProtocolError, RateLimiter, validate
+from .protocol import (
+    MAX_MESSAGE_BYTES,
+    PROTOCOL_VERSION,
+    TABLE_VARIANTS,
+    ProtocolError,
+    RateLimiter,
+    option_label,
+    validate,
+    variant_facts,
+)
 from .tables import Quotas, Table, TableManager, Tap, default_opponent, dumps
 
 __all__ = ["LOCAL_NAMES", "STATIC_DIR", "Connection", "HostPolicy", "Quotas", "create_app", "is_loopback", "is_owner"]
@@ -369,8 +379,17 @@ def create_app(
         variants = {}
         for v in VARIANTS:
             variants[v] = {
+                **variant_facts(v),
+                "seats": SEATS[v],
                 "options": [
-                    {"name": n, "default": d, "doc": doc, "choices": list(choices)}
+                    {
+                        "name": n,
+                        "label": option_label(n),
+                        "default": d,
+                        "doc": doc,
+                        "choices": list(choices),
+                        "choice_labels": [option_label(c) for c in choices],
+                    }
                     for n, d, doc, choices in option_help(v)
                 ],
                 "agents": available_agents(v) if v not in ("solitaire", "gin-solitaire") else [],

@@ -40,8 +40,8 @@ from ..errors import GinRummyError, IllegalAction, StoreError
 from ..names import BadName, distinct_name, safe_display_name
 from ..session import HUMAN, ComputerPlayerError, Session
 from ..store import GameInUse, Store, new_game_id
-from ..words import computer_failed, default_players
-from .protocol import TABLE_VARIANTS, ProtocolError
+from ..words import computer_failed, default_players, move_text
+from .protocol import TABLE_VARIANTS, ProtocolError, variant_facts
 
 if TYPE_CHECKING:
     from .server import Connection
@@ -502,6 +502,7 @@ class Table:
             "hints": self.hints,
             "sheet": sheet,
             "waiting_for": self.open_seats(),
+            "facts": variant_facts(st.variant),
         }
         roles = self.roles()
         if self.suggestion is not None and roles is not None and seat in (roles["captain"], roles["sitter"]):
@@ -1189,14 +1190,17 @@ class TableManager:
                 raise ProtocolError("not_allowed", "hints are turned off at this table")
             try:
                 inputs = hint_inputs(table.session, seat)
+                actor = table.session.advised_seat(seat)
             except IllegalAction as exc:
                 raise ProtocolError("not_allowed", str(exc)) from None
+            players = list(table.session.state.players)
         try:
-            return await self.thinker.advise(*inputs)
+            advice = await self.thinker.advise(*inputs)
         except ImportError:
             raise ProtocolError("not_available", "hints are not available in this installation") from None
         except ValueError as exc:  # the advisor has nothing to advise on
             raise ProtocolError("not_allowed", f"no hint: {exc}") from None
+        return advice_words(advice, players, actor, seat, inputs[0])
 
     async def suggest(
         self, table: Table, seat: int, text: str, note: str | None, conn: Connection, seq: int | None = None
@@ -1308,6 +1312,29 @@ def advice_json(advice: Any) -> dict[str, Any]:
         action, value = item[0], item[1]
         ranked.append([str(action), round(float(value), 3)])
     return {"type": "hint", "best": str(advice.best), "ranked": ranked, "why": str(getattr(advice, "why", "") or "")}
+
+
+def advice_words(advice: dict[str, Any], players: list[str], actor: int, viewer: int, variant: str) -> dict[str, Any]:
+    """The hint message with words for people: ``best_words`` and ``ranked_words``
+    (``[[words, value], ...]``, in the words of the move log) and ``unit``, what the values mean
+    (the units of :class:`ginrummy.agents.advisor.Advice`)."""
+
+    def words(action: str) -> str:
+        try:
+            return move_text(players, actor, Action.parse(action), viewer=viewer)
+        except GinRummyError:
+            return action
+
+    if variant in SOLO:
+        unit = "a score of each option (higher is better; going out ranks first)"
+    else:
+        unit = "points: the hand's expected score for the player to act (above 0: expects to score)"
+    return {
+        **advice,
+        "best_words": words(str(advice.get("best", ""))),
+        "ranked_words": [[words(str(a)), v] for a, v in advice.get("ranked", [])],
+        "unit": unit,
+    }
 
 
 def dumps(msg: dict[str, Any]) -> str:

@@ -13,15 +13,8 @@
   const RANK_NAME = { A: "Ace", T: "10", J: "Jack", Q: "Queen", K: "King" };
   const RANK_ORDER = "A23456789TJQK";
   const SUIT_ORDER = "cdhs";
-  const SOLO = ["solitaire", "gin-solitaire"];
-  const VARIANT_NAME = {
-    classic: "Classic gin",
-    oklahoma: "Oklahoma gin",
-    hollywood: "Hollywood gin",
-    three: "Three-player gin",
-    solitaire: "Solitaire gin",
-    "gin-solitaire": "Gin Solitaire",
-  };
+  const SPRITE = "/static/cards.svg";
+  const REDUCED = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : { matches: true };
   const CARD_TOKEN = /\b(10|[A2-9TJQK])([cdhs])\b/g;
 
   const S = {
@@ -43,6 +36,7 @@
     view: null,
     invite: null,
     verified: {},
+    away: false, // the player went to the lobby or the statistics: state messages do not pull them back
   };
 
   // ---------------------------------------------------------------- storage
@@ -62,6 +56,29 @@
     }
   }
   const prefs = Object.assign({ four: false, large: false, contrast: false, sort: "suit" }, load("ginrummy.prefs", {}));
+  /** Variant facts from the server (titles, solitaire or not): the page tests no variant name. */
+  function variantInfo(v) {
+    return (S.info && S.info.variants && S.info.variants[v]) || null;
+  }
+  function variantTitle(v) {
+    const f = variantInfo(v);
+    return f ? f.title : v;
+  }
+  /** The player's own order of the cards of a hand (by dragging or Alt+arrows), kept per game and hand. */
+  function handOrder() {
+    const o = S.obs;
+    if (!o || !S.game) return null;
+    const all = load("ginrummy.order", {});
+    const mine = all[S.game];
+    return mine && mine.hand === o.hand_number ? mine.order : null;
+  }
+  function saveHandOrder(order) {
+    const all = load("ginrummy.order", {});
+    all[S.game] = { hand: S.obs.hand_number, order };
+    const ids = Object.keys(all);
+    if (ids.length > 20) delete all[ids[0]];
+    store("ginrummy.order", all);
+  }
   function seats() {
     return load("ginrummy.seats", {});
   }
@@ -132,11 +149,11 @@
     return rankLabel(rankOf(card)) + SUIT[suitOf(card)][0];
   }
   /** A card in running text: rank, suit symbol and suit letter, e.g. 7♥h. */
-  function mini(card, extra) {
+  function mini(card, extra, moving) {
     const s = suitOf(card);
     return el(
       "span",
-      { class: `mini suit-${s}${extra ? " " + extra : ""}`, title: cardName(card) },
+      { class: `mini suit-${s}${extra ? " " + extra : ""}`, title: cardName(card), "data-card": moving ? card : null },
       el("span", { "aria-hidden": "true" }, cardShort(card)),
       el("span", { "aria-hidden": "true", class: "letter-inline" }, s),
       el("span", { class: "visually-hidden" }, cardName(card)),
@@ -145,18 +162,48 @@
   function minis(cards) {
     return el("span", { class: "mini-cards" }, (cards || []).map((c) => mini(c)));
   }
-  /** A full card face: rank, symbol and letter, so colour is never the only cue. */
+  const SVGNS = "http://www.w3.org/2000/svg";
+  /** A piece of the card sprite (static/cards.svg): a suit, the joker or the back. */
+  function pip(id, cls) {
+    const svg = document.createElementNS(SVGNS, "svg");
+    svg.setAttribute("class", cls);
+    svg.setAttribute("aria-hidden", "true");
+    svg.setAttribute("focusable", "false");
+    const use = document.createElementNS(SVGNS, "use");
+    use.setAttribute("href", `${SPRITE}#${id}`);
+    svg.append(use);
+    return svg;
+  }
+  /** A card face drawn with the package's SVG suits: the corner index (rank, suit, suit letter)
+   * on the left, where a fanned card still shows it, and a large suit in the middle; colour is
+   * never the only cue. */
   function cardFace(card, attrs) {
     const s = suitOf(card);
-    const node = el(
-      attrs && attrs.button === false ? "div" : "button",
-      Object.assign({ type: "button", class: `card suit-${s}`, "data-card": card }, attrs || {}),
-      el("span", { class: "rank", "aria-hidden": "true" }, rankLabel(rankOf(card))),
-      el("span", { class: "sym", "aria-hidden": "true" }, SUIT[s][0]),
-      el("span", { class: "letter", "aria-hidden": "true" }, s),
+    const r = rankOf(card);
+    const tag = attrs && attrs.button === false ? "div" : "button";
+    const a = Object.assign({ type: tag === "button" ? "button" : null, class: `card suit-${s}`, "data-card": card }, attrs || {});
+    delete a.button;
+    const court = "JQK".includes(r);
+    return el(
+      tag,
+      a,
+      el(
+        "span",
+        { class: "index", "aria-hidden": "true" },
+        el("span", { class: "rank" }, rankLabel(r)),
+        pip(`suit-${s}`, "suit-small"),
+        el("span", { class: "letter" }, s),
+      ),
+      el("span", { class: `face${court ? " court" : ""}`, "aria-hidden": "true" }, court ? el("span", { class: "court-letter" }, r) : null, pip(`suit-${s}`, "suit-big")),
     );
-    node.removeAttribute("button");
-    return node;
+  }
+  function jokerFace() {
+    return el(
+      "div",
+      { class: "card joker-card", role: "img", "aria-label": "The joker" },
+      el("span", { class: "index", "aria-hidden": "true" }, el("span", { class: "rank" }, "J"), el("span", { class: "letter" }, "joker")),
+      el("span", { class: "face", "aria-hidden": "true" }, pip("joker", "suit-big")),
+    );
   }
   /** Text with card tokens (7h, Td) turned into mini cards. */
   function richText(text) {
@@ -203,8 +250,11 @@
     const n = t.seats[seat].name;
     return seat === S.seat && n !== "You" ? `${n} (you)` : n;
   }
+  function facts() {
+    return (S.table && S.table.facts) || {};
+  }
   function isSolo() {
-    return S.obs && SOLO.includes(S.obs.variant);
+    return !!facts().solo;
   }
   function flash(text) {
     const f = $("flash");
@@ -281,6 +331,7 @@
           S.prevHand = [];
         }
         if (location.pathname !== "/") history.replaceState(null, "", "/");
+        S.away = false;
         show("game");
         break;
       }
@@ -295,6 +346,7 @@
         if (msg.code === "bad_token" || msg.code === "unknown_game" || msg.code === "seat_reissued") {
           if (S.game) forgetSeat(S.game);
           S.game = S.token = S.obs = null;
+          S.away = false;
           show("lobby");
         }
         flash(msg.message);
@@ -325,27 +377,57 @@
     g.dataset.gameOver = String(!!o.game_over);
     if (!(o.hand || []).includes(S.selected)) S.selected = null;
     if (!o.to_act || (before && before.phase !== o.phase)) S.hint = null;
-    if (S.view !== "game") show("game");
-    else renderGame();
+    if (S.view === "game") renderGame(true);
+    else if (!S.away) show("game"); // navigation stays where the player put it
   }
 
   // ---------------------------------------------------------------- views
   function show(view) {
+    if (S.view !== view) window.scrollTo(0, 0); // a new page starts at its top
     S.view = view;
     for (const v of ["lobby", "join", "game", "stats"]) $(`view-${v}`).hidden = v !== view;
     if (view === "lobby") renderLobby();
     if (view === "game") renderGame();
     if (view === "stats") loadStats();
-    document.title = view === "game" && S.obs ? `${VARIANT_NAME[S.obs.variant]} · Gin Rummy` : "Gin Rummy";
+    document.title = view === "game" && S.obs ? `${facts().title || S.obs.variant} · Gin Rummy` : "Gin Rummy";
   }
 
   // ---------------------------------------------------------------- the game
-  function renderGame() {
+  /** What had the keyboard focus in the game, so that it can be given back after a redraw. */
+  function focusKey() {
+    const a = document.activeElement;
+    if (!a || a === document.body || !$("view-game").contains(a)) return null;
+    return { card: a.closest("#hand") ? a.dataset.card : null, id: a.id || null, action: a.dataset.action || null };
+  }
+  function restoreFocus(k) {
+    if (!k) return;
+    const usable = (n) => n && !n.disabled && !n.hidden && n.getClientRects().length > 0;
+    const a = document.activeElement;
+    if (a && a !== document.body && $("view-game").contains(a) && usable(a)) return;
+    let node = null;
+    if (k.card) node = document.querySelector(`#hand .card[data-card="${k.card}"]`);
+    if (!usable(node) && k.id) node = document.getElementById(k.id);
+    if (!usable(node) && k.action) node = document.querySelector(`#actions [data-action="${k.action}"]`);
+    if (!usable(node)) node = document.querySelector("#actions button:not([disabled])");
+    if (!usable(node)) node = document.querySelector('#hand .card[tabindex="0"]');
+    if (!usable(node)) node = $("main");
+    node.focus({ preventScroll: true });
+  }
+
+  function renderGame(animate) {
     const o = S.obs;
     if (!o) {
       $("status").textContent = "Joining the game…";
       return;
     }
+    const focus = focusKey();
+    const before = animate ? positions() : null;
+    renderGameParts();
+    restoreFocus(focus);
+    if (before) animateFrom(before);
+  }
+
+  function renderGameParts() {
     renderStatus();
     renderInvite();
     renderOpponents();
@@ -363,6 +445,42 @@
 
   function roles() {
     return S.obs && S.obs.roles ? S.obs.roles : null;
+  }
+
+  // ---------------------------------------------------------------- animations
+  // Draw, discard, spread and layoff: each card glides from where it was to where it is now
+  // (FLIP, with the Web Animations API); a card new to the page comes from the stock.  Nothing
+  // moves when the player asks for reduced motion.
+  const MOVING = "#hand .card, #pile-top, #stock, #opponents [data-card], #result [data-card]";
+  function positions() {
+    if (REDUCED.matches || S.view !== "game") return null;
+    const out = {};
+    document.querySelectorAll(MOVING).forEach((n) => {
+      const key = n.id === "stock" ? "#stock" : n.dataset.card;
+      if (key && !(key in out)) out[key] = n.getBoundingClientRect();
+    });
+    return out;
+  }
+  function animateFrom(before) {
+    if (REDUCED.matches || !before) return;
+    const moves = [];
+    document.querySelectorAll(MOVING).forEach((n) => {
+      const key = n.dataset.card;
+      if (!key || n.id === "stock") return;
+      const from = before[key] || (n.closest("#hand") ? before["#stock"] : null);
+      if (!from) return;
+      const to = n.getBoundingClientRect();
+      const dx = from.left - to.left;
+      const dy = from.top - to.top;
+      if (Math.abs(dx) < 2 && Math.abs(dy) < 2) return;
+      moves.push([n, dx, dy]);
+    });
+    for (const [n, dx, dy] of moves.slice(0, 24)) {
+      if (!n.animate) continue;
+      n.classList.add("moving");
+      const anim = n.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }], { duration: 260, easing: "ease-out" });
+      anim.onfinish = anim.oncancel = () => n.classList.remove("moving");
+    }
   }
 
   function lastOthersMove() {
@@ -512,22 +630,51 @@
     const o = S.obs;
     if (isSolo()) return;
     const sizes = o.hand_sizes || [];
+    const shown = showdown();
     for (let i = 0; i < S.table.seats.length; i++) {
       if (i === S.seat) continue;
       const n = sizes[i] || 0;
       const known = (o.known_cards || {})[String(i)] || [];
-      const backs = el("div", { class: "backs", role: "img", "aria-label": `${n} cards` });
-      for (let k = 0; k < n; k++) backs.append(el("span", { class: "back" }));
+      const backs = el("div", { class: "backs", role: "img", "aria-label": `${n} cards, face down` });
+      for (let k = 0; k < n; k++) backs.append(pip("back", "back"));
+      let cards;
+      if (shown && shown[i]) {
+        // the hand is over: this seat's cards face up, as spread
+        const sp = shown[i];
+        cards = el(
+          "div",
+          { class: "faceup", role: "group", "aria-label": `${name(i)}'s cards, face up` },
+          sp.melds.map((m) => el("span", { class: "group" }, m.map((c) => cardFace(c, { button: false, class: `card small suit-${suitOf(c)}`, role: "img", "aria-label": cardName(c) })))),
+          sp.laid.length ? el("span", { class: "group laid", title: "laid off" }, sp.laid.map((c) => cardFace(c, { button: false, class: `card small suit-${suitOf(c)}`, role: "img", "aria-label": `${cardName(c)}, laid off` }))) : null,
+          sp.deadwood.length ? el("span", { class: "group dead" }, sp.deadwood.map((c) => cardFace(c, { button: false, class: `card small suit-${suitOf(c)}`, role: "img", "aria-label": `${cardName(c)}, deadwood` }))) : null,
+        );
+      } else cards = n ? backs : el("div", { class: "muted" }, o.phase === "deal" ? "" : "no cards this hand");
       box.append(
         el(
           "div",
           { class: "opponent", "data-seat": i },
           el("div", { class: "who" }, name(i), ...seatBadges(i)),
-          n ? backs : el("div", { class: "muted" }, o.phase === "deal" ? "" : "no cards this hand"),
-          known.length ? el("div", {}, "Known to hold: ", minis(known)) : null,
+          cards,
+          known.length && !(shown && shown[i]) ? el("div", {}, "Known to hold: ", minis(known)) : null,
         ),
       );
     }
+  }
+
+  /** After a hand: each seat's spread from the result (melds, layoffs, deadwood), by seat. */
+  function showdown() {
+    const o = S.obs;
+    const res = o.result;
+    if (!res || (o.phase !== "deal" && o.phase !== "over") || res.knocker === null || res.knocker === undefined) return null;
+    const out = {};
+    out[res.knocker] = { melds: res.knocker_melds || [], laid: [], deadwood: res.knocker_unmatched || [] };
+    const d = defenderSeat(res);
+    if (d !== undefined) out[d] = { melds: res.defender_melds || [], laid: res.laid_off || [], deadwood: res.defender_unmatched || [] };
+    return out;
+  }
+  function defenderSeat(res) {
+    if (isSolo()) return undefined;
+    return [0, 1, 2].find((i) => i !== res.knocker && res.deadwood[i] !== undefined && activeSeat(i));
   }
 
   function legal() {
@@ -553,7 +700,8 @@
         "aria-label": `Draw from the stock (${o.stock_size} cards)`,
         onclick: () => act("draw"),
       },
-      `Stock ${o.stock_size}`,
+      pip("back", "back-art"),
+      el("span", { class: "stock-count" }, String(o.stock_size)),
     );
     const top = topDiscard();
     const pileArea = el(
@@ -576,12 +724,25 @@
       pileArea,
       el(
         "div",
-        { class: "pile-area" },
-        el("span", { class: "label" }, `Discards so far (${pile.length}), oldest first`),
-        minis(pile),
+        { class: "pile-area pile-facts" },
         el("span", { class: "label" }, `Knock limit ${o.knock_limit}`),
+        discardHistory(pile, "Discard history"),
       ),
     );
+  }
+
+  /** The whole discard pile, oldest first, folded away so that a turn fits a phone screen. */
+  function discardHistory(cards, title) {
+    const open = !!S.historyOpen;
+    const d = el(
+      "details",
+      { class: "history", id: "discard-history", open },
+      el("summary", {}, `${title} (${cards.length})`),
+      el("p", { class: "label" }, cards.length ? "Oldest first:" : "No discards yet."),
+      el("ol", { class: "history-list" }, cards.map((c, i) => el("li", { "data-turn": String(i + 1) }, mini(c)))),
+    );
+    d.addEventListener("toggle", () => (S.historyOpen = d.open));
+    return d;
   }
 
   function renderSoloCentre(box) {
@@ -589,7 +750,7 @@
     const pileArea = el(
       "div",
       { class: "pile-area", id: "pile" },
-      el("span", { class: "label" }, o.variant === "solitaire" ? "Discard (under the joker)" : "Discard (face down)"),
+      el("span", { class: "label" }, facts().pile_label || "Discard"),
       el("div", { class: "empty-slot" }, `Deck ${o.deck_size}`),
     );
     dropTarget(pileArea);
@@ -620,10 +781,9 @@
     items.push(
       el(
         "div",
-        { class: "pile-area" },
-        el("span", { class: "label" }, `Your discards (${(o.discards || []).length})`),
-        minis(o.discards || []),
+        { class: "pile-area pile-facts" },
         el("span", { class: "label" }, `Knock limit ${o.knock_limit} · draws ${o.draws}`),
+        discardHistory(o.discards || [], "Your discards"),
       ),
     );
     box.append(...items);
@@ -672,10 +832,37 @@
     return [...hand].sort((a, b) => key(a) - key(b));
   }
 
+  /** The hand in the order shown: the player's own order where they made one (new cards at the
+   * right end), else sorted by suit or by rank. */
+  function displayHand() {
+    const hand = (S.obs && S.obs.hand) || [];
+    const own = handOrder();
+    if (!own) return sortedHand(hand);
+    const kept = own.filter((c) => hand.includes(c));
+    return kept.concat(sortedHand(hand.filter((c) => !kept.includes(c))));
+  }
+  function moveCard(card, to) {
+    const order = displayHand();
+    const from = order.indexOf(card);
+    if (from < 0) return;
+    order.splice(from, 1);
+    order.splice(Math.max(0, Math.min(order.length, to)), 0, card);
+    saveHandOrder(order);
+    const before = positions();
+    renderHand();
+    animateFrom(before);
+    const node = document.querySelector(`#hand .card[data-card="${card}"]`);
+    if (node) node.focus({ preventScroll: true });
+    $("order-status").textContent = `${cardName(card)} moved to place ${order.indexOf(card) + 1} of ${order.length}.`;
+  }
+
   function renderHand() {
     const o = S.obs;
     const box = clear($("hand"));
-    const hand = sortedHand(o.hand || []);
+    const hand = displayHand();
+    box.classList.add("fan");
+    box.style.setProperty("--n", String(Math.max(1, hand.length)));
+    box.style.setProperty("--n1", String(Math.max(0, hand.length - 1)));
     const meldOf = {};
     (o.melds || []).forEach((m, i) => m.forEach((c) => (meldOf[c] = i + 1)));
     const focusable = S.selected && hand.includes(S.selected) ? S.selected : hand[0];
@@ -693,6 +880,7 @@
         draggable: "true",
         "data-index": String(idx + 1),
       });
+      node.style.setProperty("--tilt", `${((idx - (hand.length - 1) / 2) * 1.1).toFixed(2)}deg`);
       if (inMeld) node.append(el("span", { class: "tag", "aria-hidden": "true" }, `M${inMeld}`));
       node.addEventListener("click", () => clickCard(card));
       node.addEventListener("keydown", (ev) => handKey(ev, card, hand));
@@ -705,6 +893,17 @@
       node.addEventListener("dragend", () => {
         S.dragging = null;
         node.classList.remove("dragging");
+      });
+      // dropped on another card of the hand: the dragged card goes to that place
+      node.addEventListener("dragover", (ev) => {
+        if (S.dragging && S.dragging !== card) ev.preventDefault();
+      });
+      node.addEventListener("drop", (ev) => {
+        const moved = S.dragging || ev.dataTransfer.getData("text/plain");
+        if (!moved || moved === card) return;
+        ev.preventDefault();
+        ev.stopPropagation();
+        moveCard(moved, displayHand().indexOf(card));
       });
       box.append(node);
     });
@@ -719,7 +918,7 @@
       o.melds.forEach((m, i) => melds.append(el("span", { class: "meld-list" }, `M${i + 1} `, minis(m), " ")));
     }
     const sortBtn = $("sort-toggle");
-    sortBtn.textContent = prefs.sort === "rank" ? "Sort by suit" : "Sort by rank";
+    sortBtn.textContent = prefs.sort === "rank" || handOrder() ? "Sort by suit" : "Sort by rank";
     sortBtn.setAttribute("aria-pressed", "false");
   }
 
@@ -734,11 +933,18 @@
     renderHand();
     renderActions();
     const node = document.querySelector(`#hand .card[data-card="${card}"]`);
-    if (node) node.focus();
+    if (node) node.focus({ preventScroll: true });
   }
 
   function handKey(ev, card, hand) {
     const i = hand.indexOf(card);
+    if (ev.shiftKey && (ev.key === "ArrowLeft" || ev.key === "ArrowRight")) {
+      // Shift+arrow moves the card within the hand (the order is kept)
+      ev.preventDefault();
+      ev.stopPropagation();
+      moveCard(card, i + (ev.key === "ArrowLeft" ? -1 : 1));
+      return;
+    }
     let j = null;
     if (ev.key === "ArrowRight" || ev.key === "ArrowDown") j = Math.min(hand.length - 1, i + 1);
     else if (ev.key === "ArrowLeft" || ev.key === "ArrowUp") j = Math.max(0, i - 1);
@@ -748,7 +954,7 @@
     ev.preventDefault();
     const nodes = document.querySelectorAll("#hand .card");
     nodes.forEach((n, k) => n.setAttribute("tabindex", k === j ? "0" : "-1"));
-    nodes[j].focus();
+    nodes[j].focus({ preventScroll: true });
   }
 
   function renderActions() {
@@ -760,7 +966,7 @@
     const btn = (action, cls, id) =>
       el("button", { type: "button", class: cls || "", id: id || null, "data-action": action, onclick: () => act(action) }, actionLabel(action));
     if (o.game_over) {
-      box.append(el("button", { type: "button", class: "primary", id: "new-game", onclick: () => show("lobby") }, "New game"));
+      box.append(el("button", { type: "button", class: "primary", id: "new-game", onclick: () => ((S.away = true), show("lobby")) }, "New game"));
     } else if (o.phase === "deal") {
       const me = t.seats[S.seat];
       const waiting = (t.waiting_for || []).length > 0;
@@ -817,14 +1023,18 @@
       box.hidden = true;
       return;
     }
-    const list = el("ol", {});
-    (h.ranked || []).slice(0, 5).forEach(([a, v]) => list.append(el("li", {}, richText(`${a}: ${v}`))));
+    const list = el("ol", { class: "ranked" });
+    const ranked = h.ranked_words || h.ranked || [];
+    const signed = (v) => `${v > 0 ? "+" : v < 0 ? "−" : ""}${Math.abs(v).toFixed(1)}`;
+    ranked.slice(0, 5).forEach(([a, v]) => list.append(el("li", {}, ...richText(a), " ", el("span", { class: "value" }, `(${signed(v)})`))));
     fill(
       box,
       el("strong", {}, "Hint: "),
-      ...richText(h.best),
+      ...richText(h.best_words || h.best),
       h.why ? el("p", {}, ...richText(h.why)) : null,
-      (h.ranked || []).length ? el("details", {}, el("summary", {}, "Options ranked"), list) : null,
+      ranked.length
+        ? el("details", {}, el("summary", {}, "Options ranked"), list, h.unit ? el("p", { class: "unit" }, `The figures: ${h.unit}.`) : null)
+        : null,
     );
     box.hidden = false;
   }
@@ -921,13 +1131,17 @@
       const kn = isSolo() ? "You" : name(res.knocker);
       box.append(spread(`${kn}: melds`, res.knocker_melds, res.knocker_unmatched, []));
       if (!isSolo()) {
-        const defender = [0, 1, 2].find((i) => i !== res.knocker && (res.deadwood[i] !== undefined) && activeSeat(i));
+        const defender = defenderSeat(res);
         const dn = defender === undefined ? "Defender" : name(defender);
         box.append(spread(`${dn}: melds`, res.defender_melds, res.defender_unmatched, res.laid_off));
         if ((res.laid_off || []).length) {
           box.append(el("p", { class: "laid-note" }, `${dn} laid off `, minis(res.laid_off), ` on ${kn === "You" ? "your" : kn + "'s"} melds, so those cards do not count as deadwood.`));
         }
       }
+    }
+    if (res.result === "redeal" || res.result === "joker") {
+      // the joker was dealt among the ten: show the deal with the joker in it
+      box.append(el("div", { class: "spread", id: "dealt-joker" }, el("span", { class: "lbl" }, "The deal:"), ...(o.hand || []).map((c) => mini(c)), jokerFace()));
     }
     if (res.counted_cards && res.counted_cards.length) {
       box.append(el("p", {}, `Cards turned before the joker (${res.counted}): `, minis(res.counted_cards)));
@@ -950,9 +1164,9 @@
   }
   function spread(title, melds, unmatched, laid) {
     const row = el("div", { class: "spread" }, el("span", { class: "lbl" }, title));
-    (melds || []).forEach((m) => row.append(el("span", { class: "group" }, m.map((c) => mini(c)))));
-    if ((laid || []).length) row.append(el("span", { class: "group laid", title: "laid off" }, el("span", { class: "lbl" }, "laid off: "), laid.map((c) => mini(c))));
-    row.append(el("span", { class: "lbl" }, "deadwood: "), (unmatched || []).length ? minis(unmatched) : "none");
+    (melds || []).forEach((m) => row.append(el("span", { class: "group" }, m.map((c) => mini(c, null, true)))));
+    if ((laid || []).length) row.append(el("span", { class: "group laid", title: "laid off" }, el("span", { class: "lbl" }, "laid off: "), laid.map((c) => mini(c, null, true))));
+    row.append(el("span", { class: "lbl" }, "deadwood: "), (unmatched || []).length ? el("span", { class: "mini-cards" }, unmatched.map((c) => mini(c, null, true))) : "none");
     return row;
   }
 
@@ -978,7 +1192,7 @@
     if (o.game_over && o.final_totals) {
       foot.append(el("tr", {}, el("th", { scope: "row" }, "Final with bonuses"), ...o.final_totals.map((p) => el("td", {}, String(p)))));
     }
-    box.append(el("table", { class: "sheet", id: "sheet-table" }, el("caption", { class: "visually-hidden" }, "Points of each hand"), el("thead", {}, head), body, foot));
+    box.append(el("div", { class: "sheet-wrap" }, el("table", { class: `sheet cols-${n}`, id: "sheet-table" }, el("caption", { class: "visually-hidden" }, "Points of each hand"), el("thead", {}, head), body, foot)));
     if (o.hollywood) {
       const hw = o.hollywood;
       const hhead = el("tr", {}, el("th", { scope: "col" }, "Game"), ...t.seats.slice(0, n).map((s) => el("th", { scope: "col" }, s.name)), el("th", { scope: "col" }, "State"));
@@ -988,7 +1202,7 @@
           el("tr", {}, el("th", { scope: "row" }, `Game ${k + 1}`), ...g.map((p) => el("td", {}, p === null ? "–" : String(p))), el("td", {}, hw.closed[k] ? "closed" : "open")),
         );
       });
-      box.append(el("h4", {}, "Hollywood: three games"), el("table", { class: "sheet", id: "hollywood-table" }, el("thead", {}, hhead), hbody));
+      box.append(el("h4", {}, "Hollywood: three games"), el("div", { class: "sheet-wrap" }, el("table", { class: "sheet", id: "hollywood-table" }, el("thead", {}, hhead), hbody)));
     }
   }
 
@@ -1042,11 +1256,12 @@
     if (S.log) {
       // the same words as the terminal and plain mode, built by the server for this seat
       for (const line of S.log) box.append(el("li", {}, ...richText(line)));
-      return;
+    } else {
+      for (const h of S.obs.history || []) {
+        box.append(el("li", {}, `${h.seat === null ? "" : name(h.seat) + ": "}`, ...richText(describe(h.action, true))));
+      }
     }
-    for (const h of S.obs.history || []) {
-      box.append(el("li", {}, `${h.seat === null ? "" : name(h.seat) + ": "}`, ...richText(describe(h.action, true))));
-    }
+    box.scrollTop = box.scrollHeight; // the newest move in view
   }
 
   // ---------------------------------------------------------------- lobby
@@ -1057,9 +1272,21 @@
     return S.info;
   }
 
+  function fillVariants(info) {
+    for (const [id, list] of [
+      ["new-variant", Object.keys(info.variants)],
+      ["table-variant", info.table_variants],
+    ]) {
+      const sel = $(id);
+      if (sel.options.length) continue;
+      for (const v of list) sel.append(el("option", { value: v }, info.variants[v].long_title || v));
+    }
+  }
+
   async function renderLobby() {
     const info = await loadInfo().catch(() => null);
     if (info) {
+      fillVariants(info);
       fillOpponents(info);
       fillOptions(info);
       fillTableSeats(info);
@@ -1072,10 +1299,14 @@
     const v = $("new-variant").value;
     const sel = clear($("new-opponent"));
     const agents = info.variants[v].agents;
-    const solo = SOLO.includes(v);
+    const solo = info.variants[v].solo;
     $("new-opponent").hidden = solo;
     $("new-opponent-label").hidden = solo;
-    for (const a of agents) sel.append(el("option", { value: a, selected: a === info.variants[v].default_agent }, a));
+    for (const a of agents) sel.append(el("option", { value: a, selected: a === info.variants[v].default_agent }, agentLabel(a)));
+  }
+
+  function agentLabel(a) {
+    return a.charAt(0).toUpperCase() + a.slice(1);
   }
 
   function fillOptions(info) {
@@ -1087,11 +1318,11 @@
       if (typeof opt.default === "boolean") {
         input = el("input", { type: "checkbox", id, "data-opt": opt.name, checked: opt.default });
       } else if (opt.choices && opt.choices.length) {
-        input = el("select", { id, "data-opt": opt.name }, opt.choices.map((c) => el("option", { value: c, selected: c === opt.default }, String(c))));
+        input = el("select", { id, "data-opt": opt.name }, opt.choices.map((c, k) => el("option", { value: c, selected: c === opt.default }, (opt.choice_labels || [])[k] || String(c))));
       } else {
         input = el("input", { type: "number", id, "data-opt": opt.name, value: String(opt.default), min: "0", step: "1" });
       }
-      box.append(el("div", { class: "opt" }, el("label", { for: id }, opt.name.replace(/_/g, " ")), input, el("small", {}, opt.doc)));
+      box.append(el("div", { class: "opt" }, el("label", { for: id }, opt.label || opt.name), input, el("small", {}, opt.doc)));
     }
   }
 
@@ -1113,11 +1344,11 @@
   function fillTableSeats(info) {
     const v = $("table-variant").value;
     const box = clear($("table-seats"));
-    const n = v === "three" ? 3 : 2;
+    const n = info.variants[v].seats;
     for (let i = 2; i <= n; i++) {
       const id = `table-seat-${i}`;
       const sel = el("select", { id, "data-seat": String(i) }, el("option", { value: "person" }, "A friend (invite)"));
-      for (const a of info.variants[v].agents) sel.append(el("option", { value: a }, `Computer: ${a}`));
+      for (const a of info.variants[v].agents) sel.append(el("option", { value: a }, `Computer: ${agentLabel(a)}`));
       box.append(el("label", { for: id }, `Seat ${i}`), sel);
     }
   }
@@ -1137,7 +1368,7 @@
         el(
           "li",
           {},
-          el("span", {}, `${VARIANT_NAME[g.variant] || g.variant}${g.kind === "table" ? " (table)" : ""} · ${new Date(g.at).toLocaleString()}`),
+          el("span", {}, `${variantTitle(g.variant)}${g.kind === "table" ? " (table)" : ""} · ${new Date(g.at).toLocaleString()}`),
           el(
             "span",
             {},
@@ -1171,7 +1402,7 @@
         el(
           "li",
           {},
-          el("span", {}, `${VARIANT_NAME[g.variant] || g.variant}: ${g.players.join(" v ")} · hand ${g.hand_number} · ${g.totals.join("–")}`),
+          el("span", {}, `${variantTitle(g.variant)}: ${g.players.join(" v ")} · hand ${g.hand_number} · ${g.totals.join("–")}`),
           el("button", { type: "button", class: "small", onclick: () => send({ type: "resume", game: g.id }) }, "Resume"),
           " ",
           el(
@@ -1207,12 +1438,14 @@
     S.game = id;
     S.token = g.token;
     S.obs = null;
+    S.away = false;
     store("ginrummy.current", id);
     send({ type: "hello", game: id, token: g.token });
   }
 
   // ---------------------------------------------------------------- statistics
   async function loadStats() {
+    await loadInfo().catch(() => null);
     const box = clear($("stats"));
     box.append(el("p", {}, "Loading…"));
     let data;
@@ -1247,7 +1480,7 @@
         fig("Points per hand", s.points_per_hand.toFixed(2)),
         s.accuracy !== null && s.accuracy !== undefined ? fig("Accuracy", `${Math.round(s.accuracy * 100)}%`) : null,
       );
-      const panel = el("section", { class: "panel", "aria-labelledby": `stats-${v}` }, el("h3", { id: `stats-${v}` }, VARIANT_NAME[v] || v), figs);
+      const panel = el("section", { class: "panel", "aria-labelledby": `stats-${v}` }, el("h3", { id: `stats-${v}` }, variantTitle(v)), figs);
       panel.append(
         el("h4", {}, "Running average: points per hand (yours minus your opponents')"),
         lineChart(s.running_average, { label: `Running average of points per hand over ${s.running_average.length} games` }),
@@ -1373,7 +1606,7 @@
     const o = S.obs;
     const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
     const order = "1234567890-";
-    const hand = sortedHand(o.hand || []);
+    const hand = displayHand();
     const sel = S.selected;
     const tryAct = (a) => {
       if (can(a)) {
@@ -1392,7 +1625,7 @@
         renderHand();
         renderActions();
         const node = document.querySelector(`#hand .card[data-card="${hand[i]}"]`);
-        if (node) node.focus();
+        if (node) node.focus({ preventScroll: true });
       }
       return;
     }
@@ -1437,7 +1670,10 @@
     }
   }
   function toggleSort() {
-    prefs.sort = prefs.sort === "rank" ? "suit" : "rank";
+    if (S.obs && handOrder()) {
+      saveHandOrder(null); // back from the player's own order to a sorted one
+      prefs.sort = "suit";
+    } else prefs.sort = prefs.sort === "rank" ? "suit" : "rank";
     store("ginrummy.prefs", prefs);
     if (S.obs) {
       renderHand();
@@ -1451,14 +1687,28 @@
     $("pref-four").addEventListener("click", () => { prefs.four = !prefs.four; applyPrefs(); });
     $("pref-large").addEventListener("click", () => { prefs.large = !prefs.large; applyPrefs(); });
     $("pref-contrast").addEventListener("click", () => { prefs.contrast = !prefs.contrast; applyPrefs(); });
-    $("nav-play").addEventListener("click", () => show(S.game && S.obs ? "game" : "lobby"));
-    $("nav-stats").addEventListener("click", () => show("stats"));
+    $("nav-play").addEventListener("click", () => {
+      S.away = !(S.game && S.obs);
+      show(S.away ? "lobby" : "game");
+    });
+    $("nav-stats").addEventListener("click", () => {
+      S.away = true;
+      show("stats");
+    });
+    $("nav-display").addEventListener("click", () => {
+      const open = document.body.classList.toggle("show-prefs");
+      $("nav-display").setAttribute("aria-expanded", String(open));
+    });
     $("nav-help").addEventListener("click", () => $("help").showModal());
     $("home-link").addEventListener("click", (ev) => {
       ev.preventDefault();
+      S.away = true;
       show("lobby");
     });
-    $("leave").addEventListener("click", () => show("lobby"));
+    $("leave").addEventListener("click", () => {
+      S.away = true;
+      show("lobby");
+    });
     $("sort-toggle").addEventListener("click", toggleSort);
     $("new-variant").addEventListener("change", () => S.info && (fillOpponents(S.info), fillOptions(S.info)));
     $("table-variant").addEventListener("change", () => S.info && fillTableSeats(S.info));
@@ -1467,7 +1717,7 @@
       const info = await loadInfo();
       const v = $("new-variant").value;
       const msg = { type: "new", variant: v };
-      if (!SOLO.includes(v) && $("new-opponent").value) msg.opponent = $("new-opponent").value;
+      if (!info.variants[v].solo && $("new-opponent").value) msg.opponent = $("new-opponent").value;
       const nm = $("new-name").value.trim();
       if (nm) msg.name = nm;
       const opts = readOptions(info);
@@ -1506,6 +1756,7 @@
       S.joinCode = m[1];
       show("join");
     } else if (location.pathname === "/stats") {
+      S.away = true;
       show("stats");
     } else if (known) {
       S.game = current;
