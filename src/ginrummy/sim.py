@@ -258,7 +258,7 @@ def _points_rules(variant: str, options: Mapping[str, Any]) -> Any:
 def solo_line(variant: str, options: Mapping[str, Any], agent: Agent, deck: Sequence[int]) -> SoloLine:
     """Play ``agent`` on a solitaire deck (top first; the joker's place is ignored: it is moved to
     the bottom) and return the line of play."""
-    st = State.new(variant, dict(options))
+    st = State.new(variant, dict(options), undo=False)
     dealt = 11 if variant == "gin-solitaire" else 10
     cards = [int(c) for c in deck]
     if JOKER in cards[:dealt]:
@@ -335,7 +335,7 @@ def play_game(job: SimJob, index: int, seating: tuple[int, ...]) -> DealOutcome:
     """Game ``index`` to the target; hand ``k`` of every game ``index`` is dealt from the same seed
     whatever the seating (mirrored games share their deals hand by hand)."""
     t0 = time.perf_counter()
-    st = State.new(job.variant, dict(job.options), players=_players(job, seating))
+    st = State.new(job.variant, dict(job.options), players=_players(job, seating), undo=False)
     agents = [_agent(job, p) for p in seating]
     decisions = 0
     hands = 0
@@ -384,7 +384,7 @@ def play_deal(job: SimJob, index: int) -> list[DealOutcome]:
                 win = (1 - p) * win
             out.append(DealOutcome(index, seating, (pts,), (win,), "exact", line.decisions, time.perf_counter() - t0))
             continue
-        st = State.new(job.variant, dict(job.options), players=_players(job, seating))
+        st = State.new(job.variant, dict(job.options), players=_players(job, seating), undo=False)
         st.deal(seed=seed)
         agents = [_agent(job, p) for p in seating]
         decisions = 0
