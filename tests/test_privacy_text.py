@@ -396,7 +396,8 @@ def test_terminal_app_whole_games(variant: str, tmp_path: Path, monkeypatch: pyt
 
     async def run() -> None:
         start = {"variant": variant, "seats": person_and_computers(variant), "options": TINY[variant]}
-        app = GinRummyApp(store=Store(tmp_path), computer_delay=0, deal_seed=300, start=start, analyse=False)
+        # no database: saving every action is the store's business (tested there) and slow on a busy disk
+        app = GinRummyApp(store=None, computer_delay=0, deal_seed=300, start=start, analyse=False)
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
             screen = app.screen

@@ -113,11 +113,18 @@ def text_of(widget: Any) -> str:
     return console.file.getvalue()  # type: ignore[attr-defined]
 
 
-async def wait_for(pilot: Any, predicate: Any, tries: int = 2000) -> None:
-    """Wait (without forcing redraws, which pilot.pause does) until ``predicate()`` holds."""
-    for _ in range(tries):
+async def wait_for(pilot: Any, predicate: Any, tries: int = 2000, limit: float = 120.0) -> None:
+    """Wait (without forcing redraws, which pilot.pause does) until ``predicate()`` holds: at least
+    ``tries`` looks, and for as long as ``limit`` seconds (a loaded machine saving every action to
+    SQLite can take several seconds for one hand; the limit only stops a test that hangs)."""
+    import time
+
+    deadline = time.monotonic() + limit
+    n = 0
+    while n < tries or time.monotonic() < deadline:
         if predicate():
             return
+        n += 1
         await asyncio.sleep(0.003)
     raise AssertionError("the app did not get there")
 
