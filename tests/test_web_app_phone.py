@@ -356,3 +356,37 @@ def test_a_solitaire_redeal_shows_the_joker(browser: Any, tmp_path: Path) -> Non
         p.close()
     finally:
         server.stop()
+
+
+def test_a_browser_solitaire_gets_its_accuracy(browser: Any, tmp_path: Path) -> None:
+    """The terminal's analysis (ginrummy.finish) runs on a finished browser solitaire: the page
+    shows the accuracy and the statistics count it."""
+    server, base = serve(tmp_path, 11)
+    try:
+        p = Phone(browser, base, PHONE)
+        p.goto("/")
+        p.page.select_option("#new-variant", "solitaire")
+        p.page.click("#new-options-box summary")
+        p.page.select_option("#opt-scoring", "none")  # gin wins, the joker loses: a short game
+        p.press("#new-start")
+        p.page.wait_for_selector("#deal")
+        for _hand in range(10):
+            if p.attr("game-over") == "true":
+                break
+            p.deal()
+            for _turn in range(60):
+                if p.attr("phase") != "discard":
+                    break
+                p.discard_turn()
+        assert p.attr("game-over") == "true"
+        p.page.wait_for_selector("#accuracy")
+        shown = float(p.page.inner_text("#accuracy").rstrip("%"))
+        assert 0 <= shown <= 100
+        p.shot("solitaire-accuracy")
+        stats = p.page.evaluate("() => fetch('/api/stats').then(r => r.json())")
+        accuracy = stats["variants"]["solitaire"]["accuracy"]
+        assert accuracy is not None and round(accuracy * 100) == round(shown)
+        assert p.errors == []
+        p.close()
+    finally:
+        server.stop()

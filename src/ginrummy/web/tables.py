@@ -278,6 +278,13 @@ def _decide_in_worker(kind: str, variant: str, observation: dict[str, Any], lega
     return str(decision.action), decision.explanation
 
 
+def _analyse_in_worker(session: Session) -> dict[str, Any] | None:
+    """The solitaire post-game analysis, the terminal's own (:func:`ginrummy.finish.solitaire_analysis`)."""
+    from ..finish import solitaire_analysis
+
+    return solitaire_analysis(session)
+
+
 def _advise_in_worker(variant: str, observation: dict[str, Any], legal: list[str]) -> dict[str, Any]:
     from ..agents.advisor import advise
 
@@ -383,6 +390,18 @@ class Thinker:
                 self.broken = True
         return _advise_in_worker(variant, observation, legal)
 
+    async def analyse(self, session: Session) -> dict[str, Any] | None:
+        """A finished solitaire's analysis, worked out in a worker process (or a thread)."""
+        pool = self._pool()
+        if pool is not None:
+            try:
+                loop = asyncio.get_running_loop()
+                return await loop.run_in_executor(pool, _analyse_in_worker, session)
+            except BrokenProcessPool:
+                log.error("the analysis' worker process died; thinking in the server from now on")
+                self.broken = True
+        return await asyncio.to_thread(_analyse_in_worker, session)
+
 
 def hint_inputs(session: Session, seat: int) -> tuple[str, dict[str, Any], list[str]]:
     """What the advisor needs for ``seat`` (see :meth:`Session.advised_seat`), taken here so that
@@ -424,6 +443,8 @@ class Table:
         self.failure: str | None = None
         self.suggested_at: tuple[int, int] | None = None  # the position a computer sitter advised on
         self.last_seen = time.monotonic()
+        self.analysis: dict[str, Any] | None = None  # a finished solitaire's analysis, once worked out
+        self.analysing: asyncio.Task[None] | None = None
 
     # -- who sits where ---------------------------------------------------------------------------
     @property
@@ -509,6 +530,10 @@ class Table:
             info["suggestion"] = self.suggestion
         if self.failure:
             info["failure"] = self.failure
+        if self.analysing is not None or self.analysis is not None:
+            # a finished solitaire: its accuracy and the analysis' lines for people (None: still working)
+            a = self.analysis
+            info["analysis"] = None if a is None else {"accuracy": a.get("accuracy"), "summary": a.get("summary", [])}
         if seat == self.creator:
             info["invites"] = {str(k): v for k, v in sorted(self.invites.items())}
             info["replaceable"] = self.replaceable()
@@ -1151,6 +1176,7 @@ class TableManager:
                 raise ProtocolError("illegal_action", str(exc)) from None
             table.suggestion = None
             self._changed(table, conn, seq)
+            self._maybe_analyse(table)
 
     async def deal(self, table: Table, seat: int, conn: Connection, seq: int | None) -> None:
         """``seat`` is ready for the next hand; deal it once every person is ready."""
@@ -1168,7 +1194,34 @@ class TableManager:
             table.ready.add(seat)
             if not self._maybe_deal(table):
                 self.book.set_ready(table.game_id, table.ready)  # who is ready survives a restart
+            self._maybe_analyse(table)
             self._changed(table, conn, seq, urgent=True)
+
+    # -- the solitaires' analysis -----------------------------------------------------------------
+    def _maybe_analyse(self, table: Table) -> None:
+        """A solitaire just finished: analyse it (as the terminal app does) and file the analysis
+        with the game, so that browser games get an accuracy figure too (call with the lock held)."""
+        st = table.session.state
+        if st.game_over and st.variant in SOLO and table.analysis is None and table.analysing is None:
+            table.analysing = asyncio.create_task(self._analyse(table))
+
+    async def _analyse(self, table: Table) -> None:
+        session = table.session  # over: it changes no more
+        try:
+            analysis = await self.thinker.analyse(session)
+        except Exception:  # the analysis never loses the game
+            log.exception("the analysis of game %s failed", table.game_id)
+            analysis = None
+        analysis = analysis or {"error": "no analysis", "summary": ["(No analysis of this game.)"]}
+        await self.saver.flush()  # the game is filed first (without analysis)...
+        if analysis.get("accuracy") is not None:
+            try:  # ...then with it
+                await asyncio.to_thread(self.store.finish_game, table.game_id, session, analysis)
+            except (StoreError, OSError) as exc:
+                log.error("could not file the analysis of game %s: %s", table.game_id, exc)
+        async with table.lock:
+            table.analysis = analysis
+            table.broadcast()
 
     def _maybe_deal(self, table: Table) -> bool:
         """Deal the next hand if every person is ready (call with the lock held)."""

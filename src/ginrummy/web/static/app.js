@@ -1155,6 +1155,23 @@
       const ft = o.final_totals || o.totals;
       box.append(el("p", { id: "final" }, el("strong", {}, "Final totals with bonuses: "), ft.map((p, i) => `${name(i)} ${p}`).join(" · ")));
     }
+    const t = S.table;
+    if (o.game_over && t && "analysis" in t) {
+      // a finished solitaire: the same analysis as the terminal app's, worked out by the server
+      const a = t.analysis;
+      const sec = el("div", { class: "analysis", id: "analysis", role: "status", "aria-live": "polite" });
+      if (!a) sec.append(el("p", {}, "Analysing your play…"));
+      else {
+        if (a.accuracy !== null && a.accuracy !== undefined) {
+          const pct = a.accuracy <= 1 ? a.accuracy * 100 : a.accuracy;
+          sec.append(el("p", {}, el("strong", {}, "Accuracy: "), el("span", { id: "accuracy" }, `${pct.toFixed(0)}%`), " (kept in your statistics)"));
+        }
+        const lines = el("ul", { class: "explain" });
+        (a.summary || []).forEach((line) => lines.append(el("li", {}, ...richText(line))));
+        sec.append(lines);
+      }
+      box.append(sec);
+    }
     box.hidden = false;
   }
   function activeSeat(i) {
