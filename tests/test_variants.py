@@ -137,10 +137,6 @@ NOT_YET_CONVERTED = {
     "variants.py",  # the registry itself
     "commands/replay.py",
     "commands/simulate.py",
-    "envs/_match.py",
-    "envs/aec.py",
-    "envs/table_vector.py",
-    "envs/vector.py",
     "openspiel.py",
 }
 

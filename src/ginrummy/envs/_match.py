@@ -10,8 +10,9 @@ import numpy as np
 from gymnasium import spaces
 
 from ..actions import NUM_ACTIONS
-from ..engine import SEATS, State
+from ..engine import State
 from ..errors import GinRummyError, OptionError
+from ..variants import find_variant
 from .encoding import OBS_SIZE, observation_bounds
 
 __all__ = ["ENV_KWARGS", "Match", "check_render_mode", "observation_space", "render_text"]
@@ -78,14 +79,14 @@ class Match:
         self.variant = variant
         self.options = dict(options)
         self.state = State.new(variant, self.options)  # validates the options (OptionError)
-        self.num_seats = SEATS[variant]
+        self.num_seats = find_variant(variant).seats
         self.episode: Episode = episode
         self.reward: Reward = reward
         self.reward_scale = float(reward_scale)
         self.illegal_action: Illegal = illegal_action
         self.illegal_reward = float(illegal_reward)
         # Solitaire without scoring has no points: a hand is won or lost (rule 3.5).
-        self._no_points = variant == "solitaire" and getattr(self.state.options, "scoring", "") == "none"
+        self._no_points = getattr(self.state.options, "scoring", "") == "none"  # only solitaire has it
         self.rng = np.random.default_rng()
         self.deal_seeds: list[int] = []  # the seeds of the deals of this episode, in order
         self._potential = [0.0] * self.num_seats
@@ -185,7 +186,7 @@ def render_text(state: State, names: Sequence[str]) -> str:
     """A spectator's view of the table, put together from every seat's observation."""
     obs = [state.observation(i) for i in range(state.num_seats)]
     o = obs[0]
-    solo = state.variant in ("solitaire", "gin-solitaire")
+    solo = find_variant(state.variant).solo
     lines = [f"{state.variant}  hand {o['hand_number']}  phase {o['phase']}"]
     cur = o["current_player"]
     totals = "  ".join(f"{names[i]} ({o['players'][i]}) {t}" for i, t in enumerate(o["totals"]))

@@ -20,12 +20,13 @@ from pettingzoo import AECEnv
 
 from ..actions import NUM_ACTIONS, Action
 from ..errors import OptionError
+from ..variants import solo_variants, table_variants
 from ._match import Episode, Illegal, Match, Reward, check_render_mode, observation_space, render_text
 from .encoding import encode_state
 
 __all__ = ["AEC_VARIANTS", "GinRummyAEC"]
 
-AEC_VARIANTS: Final = ("classic", "oklahoma", "hollywood", "three")
+AEC_VARIANTS: Final = table_variants()
 
 
 class GinRummyAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]  # pettingzoo is untyped
@@ -59,7 +60,7 @@ class GinRummyAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc
     ) -> None:
         super().__init__()
         if variant not in AEC_VARIANTS:
-            hint = "; the solitaires are Gymnasium environments: make_gym()" if "solitaire" in variant else ""
+            hint = "; the solitaires are Gymnasium environments: make_gym()" if variant in solo_variants() else ""
             raise OptionError(
                 f"no PettingZoo environment for {variant!r}: choose one of {', '.join(AEC_VARIANTS)}{hint}"
             )

@@ -17,12 +17,13 @@ from gymnasium import spaces
 
 from ..actions import NUM_ACTIONS, Action
 from ..errors import OptionError
+from ..variants import solo_variants, table_variants
 from ._match import Episode, Illegal, Match, Reward, check_render_mode, observation_space, render_text
 from .encoding import encode_state
 
 __all__ = ["GYM_VARIANTS", "SolitaireEnv"]
 
-GYM_VARIANTS: Final = ("solitaire", "gin-solitaire")
+GYM_VARIANTS: Final = solo_variants()
 
 
 class SolitaireEnv(gym.Env[dict[str, Any], np.int64]):
@@ -56,7 +57,7 @@ class SolitaireEnv(gym.Env[dict[str, Any], np.int64]):
         if variant not in GYM_VARIANTS:
             raise OptionError(
                 f"no Gymnasium environment for {variant!r}: choose one of {', '.join(GYM_VARIANTS)}"
-                + ("; the table games are PettingZoo environments: make_aec()" if variant in SEATED else "")
+                + ("; the table games are PettingZoo environments: make_aec()" if variant in table_variants() else "")
             )
         check_render_mode(render_mode, self.metadata["render_modes"])
         self.match = Match(
@@ -125,6 +126,3 @@ class SolitaireEnv(gym.Env[dict[str, Any], np.int64]):
             print(text, end="")
             return None
         return text
-
-
-SEATED: Final = ("classic", "oklahoma", "hollywood", "three")

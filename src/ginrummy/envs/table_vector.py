@@ -33,19 +33,20 @@ from gymnasium.vector.utils import batch_space
 
 from ..actions import NUM_ACTIONS, Action
 from ..cards import CARDS
-from ..engine import SEATS, State
+from ..engine import State
 from ..errors import IllegalAction, OptionError
 from ..fastmelds import best_discards_batch, min_deadwood_batch
 from ..melds import best_arrangement, best_defense, min_deadwood
 from ..options import TableOptions, ThreeOptions
 from ..scoring import HollywoodSheet, oklahoma_knock_limit, table_hand_points, three_rotation
+from ..variants import find_variant, table_variants
 from ._match import Illegal, _check_choice, observation_space
 from .encoding import NUM_PLANES, NUM_SCALARS, OBS_SIZE
 from .vector import _bits, batch_decks
 
 __all__ = ["TABLE_VARIANTS", "TableVectorEnv"]
 
-TABLE_VARIANTS: Final = ("classic", "oklahoma", "hollywood", "three")
+TABLE_VARIANTS: Final = table_variants()
 _SEED_BOUND: Final = 2**63
 _ALL: Final = (1 << 52) - 1
 _AHEAD: Final = 8
@@ -84,22 +85,13 @@ class TableVectorEnv:
         assert isinstance(opts, (TableOptions, ThreeOptions))
         self.opts = opts
         self.variant = variant
+        self.facts = facts = find_variant(variant)
         self.num_envs = n = int(num_envs)
-        self.num_seats = SEATS[variant]
+        self.num_seats = facts.seats
         self.reward_scale = float(reward_scale)
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
-        self.target = max(
-            int(
-                (
-                    opts.hollywood_target
-                    if isinstance(opts, TableOptions) and variant == "hollywood"
-                    else opts.game_target
-                )
-                or 100
-            ),
-            1,
-        )
+        self.target = max(facts.target(opts) or 100, 1)
         self.single_observation_space = observation_space()
         self.observation_space = batch_space(self.single_observation_space, n)
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
@@ -252,7 +244,7 @@ class TableVectorEnv:
         self.abandoned[rows] = False
         self.dealer[rows] = 0
         self.roles[rows] = np.arange(3)
-        if self.variant == "hollywood":
+        if self.facts.three_games:
             for i in rows.tolist():
                 self.sheets[i] = HollywoodSheet(self.target)
 
@@ -274,7 +266,7 @@ class TableVectorEnv:
         """Rule 1.3 (2.3): ten cards each, one at a time, the non-dealer first; the upcard."""
         self.hand_number[rows] += 1
         self.deck[rows] = decks
-        if self.variant == "three":
+        if self.facts.roles:
             dealer, non = self.roles[rows, 0], self.roles[rows, 1]
         else:
             dealer, non = self.dealer[rows], 1 - self.dealer[rows]
@@ -294,7 +286,7 @@ class TableVectorEnv:
         self.must_draw[rows] = False
         self.taken[rows] = -1
         self.public[rows] = 0
-        if self.variant == "oklahoma":
+        if self.facts.upcard_sets_limit:
             assert isinstance(self.opts, TableOptions)
             self.limit[rows] = [oklahoma_knock_limit(CARDS[c], self.opts.oklahoma_ace) for c in decks[:, 20].tolist()]
         else:
@@ -324,7 +316,7 @@ class TableVectorEnv:
             undercut_on_tie=opts.undercut_on_tie,
         )
         mult = 1
-        spades = self.variant == "oklahoma" and isinstance(opts, TableOptions) and opts.spades_double
+        spades = self.facts.upcard_sets_limit and isinstance(opts, TableOptions) and opts.spades_double
         if spades and CARDS[int(self.deck[i, 20])].suit == 3:  # a spade upcard doubles (rule 1b.3)
             mult = 2
         points = [0] * self.num_seats
@@ -337,12 +329,12 @@ class TableVectorEnv:
         """The score sheet (engine ``_finish``); each seat's hand reward (zero-sum points)."""
         self.phase[i] = _OVER
         scorer = winner if any(points) else None
-        v = self.variant
+        hollywood = self.facts.three_games
         if scorer is not None:
             self.totals[i, scorer] += points[scorer]
-        if v in ("classic", "oklahoma", "hollywood"):
+        if not self.facts.roles:
             assert isinstance(self.opts, TableOptions)
-            if v == "hollywood" and scorer is not None:
+            if hollywood and scorer is not None:
                 sheet = self.sheets[i]
                 assert sheet is not None
                 sheet.enter(scorer, points[scorer])
@@ -355,7 +347,7 @@ class TableVectorEnv:
                 self.dealer[i] = 1 - scorer
             else:
                 self.dealer[i] = 1 - self.dealer[i]
-            if v == "hollywood":
+            if hollywood:
                 sheet = self.sheets[i]
                 assert sheet is not None
                 self.game_over[i] = sheet.over
@@ -385,7 +377,7 @@ class TableVectorEnv:
         seats = np.asarray(seats)
         own = self.hands[rows, seats]
         held = own
-        three = self.variant == "three"
+        three = self.facts.roles
         if three:
             sitter = 3 - self.hdealer[rows] - self.hnon[rows]
             held = np.where(seats == sitter, self.hands[rows, self.hnon[rows]], own)

@@ -47,6 +47,7 @@ from ..fastmelds import best_discards_batch, min_deadwood_batch
 from ..melds import min_deadwood
 from ..options import GinSolitaireOptions, SolitaireOptions
 from ..scoring import solitaire_points
+from ..variants import find_variant
 from ._match import Illegal, Reward, _check_choice, observation_space
 from .encoding import NUM_PLANES, NUM_SCALARS, OBS_SIZE
 from .gym_env import GYM_VARIANTS
@@ -112,7 +113,8 @@ def batch_decks(variant: str, seeds: list[int]) -> npt.NDArray[np.int64]:
     out = np.full((m, 53), -1, dtype=np.int64)
     if m == 0:
         return out
-    if variant == "gin-solitaire":  # rule 4.1: shuffle 52, then the joker into the other 41
+    joker = find_variant(variant).joker
+    if joker == "after_deal":  # rule 4.1: shuffle 52, then the joker into the other 41
         words = _stream_words(seeds, 51 + 41)
         first = np.tile(np.arange(52, dtype=np.int64), (m, 1))
         ok = _fisher_yates(first, words[:, :51])
@@ -123,7 +125,7 @@ def batch_decks(variant: str, seeds: list[int]) -> npt.NDArray[np.int64]:
             out[:, 11:53] = rest
             return out
     else:
-        size = 53 if variant == "solitaire" else 52
+        size = 53 if joker == "in_pack" else 52
         items = np.tile(np.arange(size, dtype=np.int64), (m, 1))
         if _fisher_yates(items, _stream_words(seeds, size - 1)):
             out[:, :size] = items
@@ -173,7 +175,7 @@ class SolitaireVectorEnv(VectorEnv):
         self.reward_scale = float(reward_scale)
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
-        self.solitaire = variant == "solitaire"
+        self.solitaire = find_variant(variant).joker == "in_pack"  # rule 3 (not 4): the joker in the pack
         self.scoring = opts.scoring if isinstance(opts, SolitaireOptions) else "knock"
         self._no_points = self.solitaire and self.scoring == "none"
         self._may_knock_at_all = self.scoring == "knock"  # rule 3.5: no knocking in none/basic
