@@ -336,7 +336,7 @@ class Session:
         if self._suggestion is None or self._suggestion[0] != key:
             try:
                 advice: tuple[int, Advice] | None = (roles.sitter, self.hint(roles.sitter))
-            except (GinRummyError, ValueError):
+            except Exception:  # advice is a courtesy: a failing advisor never stops the game (nor shows its error)
                 advice = None
             self._suggestion = (key, advice)
         return self._suggestion[1]
