@@ -494,3 +494,21 @@ def test_a_game_without_an_undo_stack_plays_the_same() -> None:
     assert a.to_record() == b.to_record()
     with pytest.raises(IllegalAction, match="no undo stack"):
         b.undo()
+
+
+@pytest.mark.parametrize("deck", [5, "AcAd", [], [1.5], [["Ac"]], ["Ac"] * 52, ["Zz"]])
+def test_a_bad_deck_is_refused_and_nothing_is_dealt(deck: Any) -> None:
+    state = State.new("classic")
+    before = snapshot(state)
+    with pytest.raises(GinRummyError):
+        state.deal(deck)
+    assert snapshot(state) == before and state.needs_deal
+
+
+@pytest.mark.parametrize("seat", [-1, 2, "0", 1.0, True, None])
+def test_observations_of_no_seat_are_refused(seat: Any) -> None:
+    state = play("classic", 1, 10)
+    with pytest.raises(IllegalAction, match="no seat"):
+        state.observation(seat)
+    with pytest.raises(IllegalAction, match="no seat"):
+        state.observation_masks(seat)

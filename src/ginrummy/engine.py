@@ -420,6 +420,8 @@ class State:
         self._start_hand(cards)
 
     def _check_deck(self, deck: Sequence[Card | str]) -> list[Card]:
+        if isinstance(deck, (str, bytes)) or not isinstance(deck, Iterable):
+            raise RecordError(f"a deck is a list of cards, top first, got {show(deck)}")
         cards = [c if isinstance(c, Card) else Card.parse(c) for c in deck]
         want = full_pack(joker=self.variant in SOLO)
         if sorted(cards) != want:
@@ -1242,11 +1244,20 @@ class State:
         }
 
     # ------------------------------------------------------------------ observations
+    def _seat(self, seat: object) -> int:
+        """``seat`` as a seat number (any integer type but bool), or IllegalAction naming it."""
+        try:
+            n = operator.index(seat)  # type: ignore[arg-type]  # any object: TypeError if not an index
+        except TypeError:
+            n = -1
+        if isinstance(seat, bool) or not 0 <= n < self.num_seats:
+            raise IllegalAction(f"no seat {show(seat)} in {self.variant} (seats 0..{self.num_seats - 1})")
+        return n
+
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may know, as JSON-ready data: never another hand's hidden cards nor the
         order of the stock (a security boundary for every front end)."""
-        if not 0 <= seat < self.num_seats:
-            raise IllegalAction(f"no seat {seat} in {self.variant} (seats 0..{self.num_seats - 1})")
+        seat = self._seat(seat)
         from .observe import observe
 
         return observe(self, seat)
@@ -1254,8 +1265,7 @@ class State:
     def observation_masks(self, seat: int) -> MaskObservation:
         """:meth:`observation` as card masks and numbers, for encoders on hot paths (the RL
         environments): the same knowledge under the same rules, see :class:`ginrummy.observe.MaskObservation`."""
-        if not 0 <= seat < self.num_seats:
-            raise IllegalAction(f"no seat {seat} in {self.variant} (seats 0..{self.num_seats - 1})")
+        seat = self._seat(seat)
         from .observe import observe_masks
 
         return observe_masks(self, seat)
