@@ -78,7 +78,7 @@ class Match:
         _check_choice("illegal_action", illegal_action, ("terminate", "raise"))
         self.variant = variant
         self.options = dict(options)
-        self.state = State.new(variant, self.options)  # validates the options (OptionError)
+        self.state = State.new(variant, self.options, undo=False)  # validates the options (OptionError)
         self.num_seats = find_variant(variant).seats
         self.episode: Episode = episode
         self.reward: Reward = reward
@@ -101,7 +101,7 @@ class Match:
         st = self.state
         # A hand abandoned half-way (an illegal action ended the episode) cannot go on: new game.
         if new_game or self.episode == "game" or st.is_terminal or not st.is_hand_over:
-            self.state = State.new(self.variant, self.options)
+            self.state = State.new(self.variant, self.options, undo=False)  # an environment never undoes
         self.deal_seeds = []
         self._potential = self._scores() if self.episode == "game" else [0.0] * self.num_seats
         self._advance()
