@@ -135,9 +135,6 @@ NOT_YET_CONVERTED = {
     "web/server.py",
     "web/tables.py",
     "variants.py",  # the registry itself
-    "commands/replay.py",
-    "commands/simulate.py",
-    "openspiel.py",
 }
 
 

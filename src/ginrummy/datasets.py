@@ -43,11 +43,12 @@ import numpy as np
 import numpy.typing as npt
 
 from .actions import NUM_ACTIONS, Action
-from .engine import SOLO, State
+from .engine import State
 from .envs.encoding import OBS_SIZE, encode_state
 from .errors import RecordError
 from .options import SolitaireOptions
 from .record import replay
+from .variants import find_variant
 
 __all__ = ["Decisions", "decisions", "load_records"]
 
@@ -119,7 +120,7 @@ def _zero_sum(points: Sequence[float]) -> list[float]:
 
 def _outcome(state: State, points: Sequence[int], winner: int | None) -> list[float]:
     """Each seat's outcome of a hand (or a game), as the environments reward it."""
-    if state.variant in SOLO:
+    if find_variant(state.variant).solo:
         opts = state.options
         if isinstance(opts, SolitaireOptions) and opts.scoring == "none":
             return [1.0 if winner == 0 else -1.0, 1.0 if winner == 1 else -1.0]

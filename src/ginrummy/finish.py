@@ -7,9 +7,9 @@ from dataclasses import asdict
 from typing import Any
 
 from . import analysis
-from .engine import SOLO
 from .session import Session
 from .store import Store
+from .variants import find_variant
 
 __all__ = ["file_finished_game", "solitaire_analysis"]
 
@@ -18,7 +18,7 @@ def solitaire_analysis(session: Session, rollouts: int | None = None) -> dict[st
     """The post-game analysis of a solitaire (``ginrummy.analysis.analyse_record``) as JSON, with
     its ``summary`` lines for people (None for the table games; an ``error`` if it failed).  It replays
     every decision against the planner, so it takes a while: front ends run it in the background."""
-    if session.state.variant not in SOLO:
+    if not find_variant(session.state.variant).solo:
         return None
     try:
         kwargs: dict[str, Any] = {} if rollouts is None else {"rollouts": rollouts}

@@ -58,11 +58,12 @@ import pyspiel
 
 from .actions import ACTIONS, NUM_ACTIONS, Action
 from .cards import CARDS, JOKER, Card
-from .engine import SEATS, SOLO, State
+from .engine import State
 from .envs.encoding import OBS_SIZE, encode_state
 from .errors import GinRummyError
 from .observe import MaskObservation
 from .options import Options, SolitaireOptions, options_for
+from .variants import find_variant, variant_names
 
 __all__ = [
     "GAME_NAMES",
@@ -77,10 +78,7 @@ __all__ = [
 MAX_MOVES: Final = 400
 """Default of the ``max_moves`` parameter: player moves after which a hand ends void."""
 
-GAME_NAMES: Final[dict[str, str]] = {
-    v: "ginrummy_" + v.replace("-", "_")
-    for v in ("classic", "oklahoma", "hollywood", "three", "solitaire", "gin-solitaire")
-}
+GAME_NAMES: Final[dict[str, str]] = {v: "ginrummy_" + v.replace("-", "_") for v in variant_names()}
 """Variant -> registered OpenSpiel short name."""
 
 _DRAW: Final = 0
@@ -116,14 +114,14 @@ def _points_bound(variant: str) -> float:
     o = options_for(variant)
     bonus = max(abs(o.gin_bonus), abs(o.big_gin_bonus), abs(o.undercut_bonus))
     bound = 100 + 53 + bonus
-    if variant == "oklahoma":
+    if find_variant(variant).upcard_sets_limit:
         bound *= 2  # rule 1b.3 (spades double) may be switched on
     return float(bound)
 
 
 def _max_length(variant: str, max_moves: int) -> int:
     # Deal + each move and its chance draw + the count down to the joker.
-    return 21 + 2 * max_moves + (_NUM_CARDS if variant in SOLO else 0)
+    return 21 + 2 * max_moves + (_NUM_CARDS if find_variant(variant).solo else 0)
 
 
 class GinRummyGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
@@ -147,8 +145,9 @@ class GinRummyGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
             raise ValueError(str(exc)) from exc
         self.variant = variant
         self.max_moves = max_moves
-        self.solo = variant in SOLO
-        self.num_seats = 1 if self.solo else SEATS[variant]
+        facts = find_variant(variant)
+        self.solo = facts.solo
+        self.num_seats = 1 if self.solo else facts.seats
 
     def new_initial_state(self) -> GinRummyState:
         """A hand waiting for its deal (a chance node)."""
@@ -289,7 +288,7 @@ class GinRummyState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         g = self.engine
         if not self._h.rules.solo:
             return 21
-        if g.variant == "gin-solitaire":
+        if _joker(g) == "after_deal":  # Gin Solitaire deals eleven (rule 4.1)
             return 11
         opts = g.options
         assert isinstance(opts, SolitaireOptions)
@@ -300,11 +299,11 @@ class GinRummyState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
     def _chance_cards(self) -> list[Card]:
         g = self.engine
         if g.needs_deal:
-            pack = [*CARDS, JOKER] if g.variant == "solitaire" else list(CARDS)
+            pack = [*CARDS, JOKER] if _joker(g) == "in_pack" else list(CARDS)
             dealt = set(self._h._deal)
             out = [c for c in pack if c not in dealt]
             n = len(self._h._deal)
-            if g.variant == "solitaire" and n < 10:
+            if _joker(g) == "in_pack" and n < 10:
                 opts = g.options
                 assert isinstance(opts, SolitaireOptions)
                 if opts.joker_in_deal == "redeal":
@@ -316,7 +315,7 @@ class GinRummyState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         """The cards the stock's next card can be: every card not yet drawn (solitaire: not the
         discards at the bottom; while counting, not the cards already counted)."""
         g = self.engine
-        below = set(g.out_of_play) if g.variant == "solitaire" else set()
+        below = set(g.out_of_play) if _joker(g) == "in_pack" else set()
         counted = set(self._h._counted)
         return [c for c in g.stock if c not in below and c not in counted]
 
@@ -328,8 +327,8 @@ class GinRummyState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
             self._h._deal.append(card)
             if len(self._h._deal) < self._deal_size():
                 return
-            pack = [*CARDS, JOKER] if g.variant == "solitaire" else list(CARDS)
-            if g.variant == "gin-solitaire":
+            pack = [*CARDS, JOKER] if _joker(g) == "in_pack" else list(CARDS)
+            if _joker(g) == "after_deal":
                 pack.append(JOKER)
             dealt = set(self._h._deal)
             deck = self._h._deal + [c for c in pack if c not in dealt]
@@ -441,8 +440,13 @@ class _Hand:
         return new
 
 
+def _joker(g: State) -> str:
+    """Where the joker of ``g``'s variant is (:attr:`ginrummy.variants.Variant.joker`)."""
+    return find_variant(g.variant).joker
+
+
 def _returns(g: State, points: list[float]) -> list[float]:
-    if g.variant in SOLO:
+    if find_variant(g.variant).solo:
         opts = g.options
         if isinstance(opts, SolitaireOptions) and opts.scoring == "none":
             res = g.hand_result
@@ -516,12 +520,13 @@ class GinRummyObserver:
 
 
 def _game_info(variant: str, max_moves: int) -> Any:
-    solo = variant in SOLO
+    facts = find_variant(variant)
+    solo = facts.solo
     bound = _points_bound(variant)
     return pyspiel.GameInfo(
         num_distinct_actions=NUM_ACTIONS,
         max_chance_outcomes=_NUM_CARDS if solo else 52,
-        num_players=1 if solo else SEATS[variant],
+        num_players=1 if solo else facts.seats,
         min_utility=-bound,
         max_utility=bound,
         utility_sum=None if solo else 0.0,
@@ -536,8 +541,9 @@ def _parameter_spec(variant: str) -> dict[str, Any]:
 
 
 def _game_type(variant: str) -> Any:
-    solo = variant in SOLO
-    n = 1 if solo else SEATS[variant]
+    facts = find_variant(variant)
+    solo = facts.solo
+    n = 1 if solo else facts.seats
     return pyspiel.GameType(
         short_name=GAME_NAMES[variant],
         long_name=f"ginrummy {variant} (one hand)",

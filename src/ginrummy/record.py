@@ -22,7 +22,7 @@ from typing import IO, TYPE_CHECKING, Any
 from .actions import Action
 from .cards import Card
 from .errors import GinRummyError, RecordError
-from .options import VARIANTS
+from .variants import variant_names
 
 if TYPE_CHECKING:
     from .engine import State
@@ -272,10 +272,10 @@ def check(record: Any) -> CheckedRecord:
     if unknown:
         raise RecordError(f"record: unknown field(s) {', '.join(_name(k) for k in sorted(unknown))}")
     if "variant" not in record:
-        raise RecordError(f"variant: missing; expected one of {', '.join(VARIANTS)}")
+        raise RecordError(f"variant: missing; expected one of {', '.join(variant_names())}")
     variant = record.get("variant")
-    if not isinstance(variant, str) or variant not in VARIANTS:
-        raise RecordError(f"variant: unknown variant {_show(variant)}; expected one of {', '.join(VARIANTS)}")
+    if not isinstance(variant, str) or variant not in variant_names():
+        raise RecordError(f"variant: unknown variant {_show(variant)}; expected one of {', '.join(variant_names())}")
     options = record.get("options", {})
     if options is None:
         options = {}

@@ -16,12 +16,12 @@ import sys
 from pathlib import Path
 
 from ..errors import StoreError
-from ..options import VARIANTS
 from ..record import save
+from ..variants import variant_names
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", choices=VARIANTS, help="only this variant")
+    p.add_argument("--variant", choices=variant_names(), help="only this variant")
     p.add_argument("-o", "--output", metavar="FILE|DIR", help="write to a file, or one file a game into a directory")
 
 

@@ -7,11 +7,12 @@ import sys
 from typing import Any
 
 from ..errors import GinRummyError, StoreError
+from ..variants import find_variant, variant_names
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plain", action="store_true", help="play line by line on stdin/stdout (screen readers, scripts)")
-    p.add_argument("--variant", help="classic, oklahoma, hollywood, three, solitaire or gin-solitaire")
+    p.add_argument("--variant", help=", ".join(variant_names()))
     p.add_argument(
         "--opponent",
         action="append",
@@ -48,14 +49,13 @@ def _options(pairs: list[str]) -> dict[str, Any]:
 
 
 def _seats(variant: str, opponents: list[str] | None) -> list[str] | None:
-    from ..plain import SEATS, SOLO
-
     if not opponents:
         return None
     levels = [x.strip() for o in opponents for x in o.split(",") if x.strip()]
-    if variant in SOLO:
+    facts = find_variant(variant)
+    if facts.solo:
         raise GinRummyError(f"{variant} is played alone against the Joker: --opponent does not apply")
-    need = SEATS[variant] - 1
+    need = facts.seats - 1
     if len(levels) == 1:
         levels = levels * need
     if len(levels) != need:

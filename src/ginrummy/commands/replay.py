@@ -16,6 +16,7 @@ import sys
 from typing import Any
 
 from ..errors import RecordError
+from ..variants import find_variant
 from . import error, printable
 
 EXIT_INVALID = 1
@@ -90,14 +91,15 @@ def render(out: dict[str, Any], state: Any) -> str:
         # The game's result: in Hollywood the three games settled, elsewhere the totals with the
         # end-of-game bonuses (game, boxes, shutout) -- a total, not the bonuses themselves.
         lines.append(row("", "final", "", seats(out["final"])))
-    if "hollywood" in out:
+    three_games = find_variant(out["variant"]).three_games
+    if three_games:
         sheet = out["hollywood"]
         for g, (game, closed) in enumerate(zip(sheet["games"], sheet["closed"], strict=True), 1):
             lines.append(row("", f"game {g}", "closed" if closed else "open", seats(game)))
     if "final" in out:
         lines.append(
             "final: the three games settled, each with its game and box bonuses (rule 1c.3)"
-            if "hollywood" in out
+            if three_games
             else "final: the totals with the end-of-game bonuses: game, boxes and shutout (rules 1.10, 2.7)"
         )
     if out["game_over"]:

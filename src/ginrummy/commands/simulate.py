@@ -22,13 +22,14 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GinRummyError
+from ..variants import find_variant, variant_names
 
 if TYPE_CHECKING:
     from ..sim import Progress
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", default="classic", help="classic, oklahoma, hollywood, three, solitaire, gin-solitaire")
+    p.add_argument("--variant", default="classic", help=", ".join(variant_names()))
     p.add_argument(
         "--agents",
         default=None,
@@ -118,7 +119,6 @@ class RecordsFile:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..engine import SEATS, SOLO
     from ..sim import SimJob, have_ray, progress_printer, simulate
 
     if args.backend == "ray" and not have_ray():
@@ -130,15 +130,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         variant = args.variant
-        if variant not in SEATS:
-            raise GinRummyError(f"unknown variant {variant!r}; choose one of {', '.join(SEATS)}")
+        facts = find_variant(variant)  # OptionError naming the variants
         if args.agents:
             agents = tuple(a.strip() for a in args.agents.split(",") if a.strip())
             for agent in agents:
                 if any(part.partition("=")[0].strip() == "seed" for part in agent.split(":")[1:]):
                     raise GinRummyError(f"agent {agent!r}: the agents' seeds come from --seed, not an agent option")
         else:
-            agents = ("greedy",) * (1 if variant in SOLO else SEATS[variant])
+            agents = ("greedy",) * (1 if facts.solo else facts.seats)
         job = SimJob(
             variant,
             agents,
@@ -189,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_json(), indent=1))
         return 0
-    what = "deals" if variant in SOLO else "rotated deals" if variant == "three" else "mirrored deals"
+    what = "deals" if facts.solo else "rotated deals" if facts.roles else "mirrored deals"
     if job.games:
         what = what.replace("deals", "games")
     extra = ", scored exactly over the joker's place" if args.exact else ""

@@ -12,13 +12,13 @@ import sys
 from typing import Any
 
 from ..errors import StoreError
-from ..options import VARIANTS
+from ..variants import variant_names
 
 BARS = "▁▂▃▄▅▆▇█"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", choices=VARIANTS, help="only this variant")
+    p.add_argument("--variant", choices=variant_names(), help="only this variant")
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -37,7 +37,7 @@ def format_stats(stats: dict[str, dict[str, Any]]) -> str:
     if not stats:
         return "No finished games yet."
     lines = []
-    for variant in [v for v in VARIANTS if v in stats]:
+    for variant in [v for v in variant_names() if v in stats]:
         st = stats[variant]
         lines.append(f"{variant}")
         lines.append(f"  games {st['games']}, wins {st['wins']} ({st['win_rate']:.0%}), hands {st['hands']}")
