@@ -581,3 +581,16 @@ def test_terminal_app_shows_names_as_typed_never_as_markup(tmp_path: Path) -> No
 
     asyncio.run(play())
     asyncio.run(menu())
+
+
+def test_a_shared_terminal_tells_moves_without_the_drawn_card(tmp_path: Path) -> None:
+    """Two people at one terminal (plain mode's hot seat): the move lines stay on the shared
+    screen, so they name no drawn card; each person sees the card in the hand shown at their turn."""
+    session = make_session("classic", seats=["human", "human"], options={"game_target": 10}, deal_seed=4)
+    out = io.StringIO()
+    game = PlainGame(session, Store(tmp_path), "g1", inp=Moves(session), out=out, analyse=False)
+    assert game.run() == 0
+    lines = out.getvalue().splitlines()
+    draws = [line for line in lines if "draws from the stock" in line]
+    assert draws and all(line.rstrip(".").endswith("draws from the stock") for line in draws), draws[:3]
+    assert not any(line.startswith("> You ") for line in lines)  # nobody is "you" at a shared terminal

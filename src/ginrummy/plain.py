@@ -104,6 +104,12 @@ class PlainGame:
         """More than one person plays at this terminal: name them instead of saying "you"."""
         return sum(k == HUMAN for k in self.session.seats) > 1
 
+    @property
+    def log_viewer(self) -> int | None:
+        """Whose view the moves are told in: the person's; with several people at one terminal,
+        nobody's (the lines stay on the shared screen: no drawn card, no reasons)."""
+        return None if self.hot_seat else self.viewer
+
     def obs(self) -> dict[str, Any]:
         return self.session.observation(self.viewer)
 
@@ -230,7 +236,6 @@ class PlainGame:
         s = self.session
         while True:
             hand_before = s.state.hand_number
-            viewer = self.viewer
             try:
                 event = s.computer_step()
             except ComputerPlayerError as exc:
@@ -238,7 +243,7 @@ class PlainGame:
                 return False
             if event is None:
                 return True
-            self.say(s.move_text(event, viewer, you=not self.hot_seat) + ".")
+            self.say(s.move_text(event, self.log_viewer, you=not self.hot_seat) + ".")
             if s.state.is_hand_over and s.state.hand_number == hand_before:
                 self._show_hand_end()
                 return True
@@ -329,7 +334,7 @@ class PlainGame:
             self.error(str(exc))
             return None
         obs = s.observation(seat)
-        self.say(s.move_text(event, seat, you=not self.hot_seat) + ".")
+        self.say(s.move_text(event, None if self.hot_seat else seat, you=not self.hot_seat) + ".")
         if s.state.is_hand_over and s.state.hand_number == before:
             self._show_hand_end()
         elif obs.get("hand") and action.kind in ("draw", "take", "discard"):

@@ -542,6 +542,17 @@ class GameScreen(Screen[None]):
         return viewer_seat(self.session)
 
     @property
+    def shared(self) -> bool:
+        """Several people at this screen (a hot seat): the log is theirs together."""
+        return sum(k == HUMAN for k in self.session.seats) > 1
+
+    @property
+    def log_viewer(self) -> int | None:
+        """Whose view the log tells the moves in: the person's; at a shared screen nobody's (no
+        drawn card, no reasons: the lines stay in view when the next person takes the seat)."""
+        return None if self.shared else self.viewer
+
+    @property
     def palette(self) -> str:
         app = _app(self)
         return palette_name(app.four_colour, app.high_contrast)
@@ -981,7 +992,7 @@ class GameScreen(Screen[None]):
         self._timer = None
         s = self.session
         hand_before = s.state.hand_number
-        viewer = self.viewer
+        viewer = self.log_viewer
         log = self.query_one("#log", RichLog)
         try:
             event = s.computer_step()
@@ -1022,7 +1033,7 @@ class GameScreen(Screen[None]):
         self.message = ""
         self.hinted = None
         self.recent = []
-        self.query_one("#log", RichLog).write(s.move_text(event, seat) + ".")
+        self.query_one("#log", RichLog).write(s.move_text(event, self.log_viewer if self.shared else seat) + ".")
         self._after_change(hand_before)
         return True
 
