@@ -138,6 +138,22 @@ NOT_YET_CONVERTED = {
 }
 
 
+def _restated_tables(tree: ast.AST) -> list[int]:
+    """Lines of a literal tuple, list, set or dict holding two or more variant names (a table of
+    variants restated instead of read from the registry)."""
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Tuple | ast.List | ast.Set):
+            elts = list(node.elts)
+        elif isinstance(node, ast.Dict):
+            elts = [*(k for k in node.keys if k is not None), *node.values]
+        else:
+            continue
+        if sum(isinstance(e, ast.Constant) and e.value in NAMES for e in elts) >= 2:
+            lines.append(node.lineno)
+    return lines
+
+
 def _name_tests(tree: ast.AST) -> list[int]:
     """Lines comparing something with a variant's name (==, !=, in, not in a literal of names)."""
     lines = []
@@ -158,11 +174,44 @@ def test_converted_modules_test_no_variant_name() -> None:
         rel = path.relative_to(SRC).as_posix()
         if rel in NOT_YET_CONVERTED:
             continue
-        lines = _name_tests(ast.parse(path.read_text(encoding="utf-8")))
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        lines = sorted(_name_tests(tree) + _restated_tables(tree))
         if lines:
             found[rel] = lines
-    assert not found, f"modules testing a variant's name (ask ginrummy.variants instead): {found}"
+    assert not found, f"modules testing a variant's name or restating a table (ask ginrummy.variants): {found}"
 
 
 def test_the_allow_list_only_names_modules_that_exist() -> None:
     assert all((SRC / rel).is_file() for rel in NOT_YET_CONVERTED)
+
+
+def test_the_scan_finds_what_it_looks_for() -> None:
+    code = 'if v == "three": pass\nif w in ("solitaire", "gin-solitaire"): pass\nT = {"classic": 2, "three": 3}\n'
+    tree = ast.parse(code)
+    assert _name_tests(tree) == [1, 2]
+    assert sorted(_restated_tables(tree)) == [2, 3]
+    assert _name_tests(ast.parse('if find_variant(v).solo: pass\nx = State.new("classic")\n')) == []
+
+
+def test_tables_not_yet_converted_agree_with_the_registry() -> None:
+    """The old tables of the modules other developers own, until they read the registry."""
+    from ginrummy import engine, options, plain
+    from ginrummy.agents import basic, expert, solitaire
+
+    assert {v.name: v.seats for v in VARIANTS} == engine.SEATS
+    assert tuple(engine.SOLO) == solo_variants() and tuple(engine.TABLE) == table_variants()
+    assert plain.SEATS == engine.SEATS and tuple(plain.SOLO) == solo_variants()
+    assert tuple(options.VARIANTS) == variant_names()
+    assert tuple(basic.ALL_VARIANTS) == variant_names()
+    assert tuple(expert.TABLE_VARIANTS) == table_variants()
+    assert tuple(solitaire.SOLO_VARIANTS) == solo_variants()
+
+
+def test_the_fronts_tables_agree_with_the_registry() -> None:
+    pytest.importorskip("textual")
+    pytest.importorskip("starlette")
+    from ginrummy.tui.screens import VARIANT_TITLES
+    from ginrummy.web.protocol import TABLE_VARIANTS
+
+    assert {v.name: v.title for v in VARIANTS} == VARIANT_TITLES
+    assert tuple(TABLE_VARIANTS) == tuple(v.name for v in VARIANTS if v.table)

@@ -34,6 +34,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..variants import VARIANTS
+
 try:
     import gymnasium as _gymnasium
     import numpy as _numpy  # noqa: F401
@@ -49,8 +51,7 @@ if TYPE_CHECKING:
 __all__ = ["GYM_IDS", "GinRummyAEC", "SolitaireEnv", "make_aec", "make_gym"]
 
 GYM_IDS: dict[str, str] = {
-    "ginrummy/Solitaire-v0": "solitaire",
-    "ginrummy/GinSolitaire-v0": "gin-solitaire",
+    "ginrummy/" + "".join(part.capitalize() for part in v.name.split("-")) + "-v0": v.name for v in VARIANTS if v.solo
 }
 """The registered Gymnasium ids and their variants."""
 
