@@ -351,3 +351,20 @@ def test_cardset_helpers_still_agree() -> None:
     # The doctest hand of the module, through the public names.
     cards = int(CardSet.parse("2c 3c 4c 7h 7d 7s 9s Ts Js Qs Kd Ah"))
     assert has_gin10(cards)
+
+
+def test_planner_depth_option() -> None:
+    """``depth=3`` values discards by the three-draw model (its notes count the gins within three
+    draws, and a far hand's explanation says so); the default is the two-draw model."""
+    for options in ({}, {"scoring": "none"}):
+        st = State.new("solitaire", options)
+        st.deal(seed=6)
+        st.apply(st.legal_actions()[0])  # the first draw
+        obs, legal = st.observation(0), st.legal_actions()
+        assert "triples" not in make_agent("planner", "solitaire", seed=1).evaluate(obs, legal).notes
+        deep = make_agent("planner", "solitaire", seed=1, depth=3)
+        assert "triples" in deep.evaluate(obs, legal).notes
+        d = deep.decide(obs, legal)
+        assert d.action in legal and ("three" in d.explanation or "gin next" in d.explanation)
+    with pytest.raises(GinRummyError, match="depth"):
+        make_agent("planner", "solitaire", depth=4)

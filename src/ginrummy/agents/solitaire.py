@@ -17,9 +17,11 @@ each discard by a *hold model* of its gin profile: the unseen cards that make gi
 of unseen cards that makes gin within two draws; the first of those cards or the joker to come
 decides (:func:`hold_chance`, :func:`hold_value`).  It plays for the chance of gin
 (``scoring=none``, or ``objective=win``) or for expected points (the scored modes, where the
-model weighs gin against the deadwood the joker would score).  A knock that beats the model is
-checked against rollouts of playing on (stratified over the next card, common to the candidates,
-each scored exactly over every place of the joker).  A decision takes a few milliseconds.
+model weighs gin against the deadwood the joker would score); with ``depth=3`` each discard is
+valued one draw deeper (:func:`three_draw_value`, from the gins within three draws).  A knock
+that beats the model is checked against rollouts of playing on (stratified over the next card, common to
+the candidates, each scored exactly over every place of the joker).  A decision takes about a
+millisecond (about ten with ``depth=3``).
 
 The ``clairvoyant`` knows the deck order and the joker's place.  It is an analysis tool, never a
 player: it must be given the deal (``clairvoyant_value``, ``clairvoyant_line`` or a
@@ -982,7 +984,9 @@ def evaluate_actions(
     (the chance of gin on the next draw is ``outs / (n + 1)``), and the ``shortlist`` best also get
     the two-draw search, every pair of unseen cards that completes a gin.  The value is
     :func:`hold_value` of that profile (the chance of gin, or expected points weighing gin against
-    the deadwood the joker would score); ties go to the better structure kept.
+    the deadwood the joker would score); ties go to the better structure kept.  With ``depth`` 3
+    every candidate is valued one draw deeper instead, by :func:`three_draw_value` of its gins
+    within three draws (an option: it measured no clear gain, see ``docs/strength.md``).
 
     Knocks (and gin) that beat the best model value are checked against ``rollouts`` orders of the
     unseen cards, the same for the two best discards, stratified so that each unseen card comes
@@ -1177,11 +1181,12 @@ def _evaluate_model(
     notes: dict[str, Any] = {"outs": {}, "pairs": {}}
     for i, (v, negkeep, outs, deg, dead, a, h) in enumerate(first):
         nouts = outs.bit_count()
-        if deep or depth >= 3 or i < shortlist or (deadline is not None and time.perf_counter() < deadline):
+        if deep or i < shortlist or (deadline is not None and time.perf_counter() < deadline):
             v = hold_value(rules, nouts, deg, n, dead)
             notes["pairs"][str(a)] = sum(deg.values()) // 2
             if deep:
                 v = three_draw_value(rules, lists[h], h, um, n)
+                notes.setdefault("triples", {})[str(a)] = len({u for u, _ in lists[h] if u.bit_count() == 3})
         notes["outs"][str(a)] = nouts
         # Ties (and hands with nothing within reach) go to the better structure kept.
         values[a] = v + 1e-6 * (100.0 + negkeep)
@@ -1286,6 +1291,9 @@ def _explain(rules: SoloRules, report: PlanReport, n: int) -> str:
         parts.append(f"{outs} card{'s' if outs != 1 else ''} make gin next ({outs / (n + 1):.0%} a draw)")
     if pairs:
         parts.append(f"{pairs} pair{'s' if pairs != 1 else ''} of cards make gin within two draws")
+    triples = report.notes.get("triples", {}).get(str(best))
+    if not parts and triples:
+        parts.append(f"nothing makes gin within two draws yet, but {triples} sets of three cards make gin within three")
     if not parts:
         parts.append("nothing makes gin within two draws yet: it keeps the best structure")
     rolled = report.notes.get("rollouts", {}).get(str(best))
@@ -1300,7 +1308,8 @@ class PlannerAgent(Agent):
     ``rollouts`` orders of the unseen cards are sampled per decision (reproducible: the stream is
     seeded from the agent's seed and the position); ``time_budget`` (seconds) lets it continue
     while time remains; ``objective`` is ``auto`` (gin chance with ``scoring=none``, else points),
-    ``win`` or ``points``.
+    ``win`` or ``points``; ``depth`` is 2 (the two-draw hold model, the default) or 3
+    (:func:`three_draw_value`, one draw deeper).
     """
 
     name = "planner"
