@@ -494,3 +494,90 @@ def test_snapshot_bad_database(tmp_path: Path, request: pytest.FixtureRequest) -
     (fixed / DB_NAME).write_bytes(b"SQLite format 3\x00" + b"\x01" * 200)
     app = GinRummyApp(data_dir=fixed, computer_delay=0)
     assert snap_compare(app, terminal_size=(100, 24))
+
+
+def _play_args(tmp_path: Path, *argv: str) -> Any:
+    """``ginrummy play ARGV`` parsed as the command line does."""
+    import argparse
+
+    from ginrummy.commands import play
+
+    parser = argparse.ArgumentParser()
+    play.add_arguments(parser)
+    return parser.parse_args(list(argv))
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--option", "gin_bonus=abc"], "gin_bonus"),
+        (["--variant", "nope"], "unknown variant 'nope'"),
+        (["--opponent", "bogus"], "unknown agent 'bogus'"),
+        (["--name", "Bo", "--option", "nonsense"], "NAME=VALUE"),
+        (["--resume", "nope"], "no saved game 'nope'"),
+        (["--resume"], "no saved game to resume"),
+        (["--new", "--resume", "x"], "exclude each other"),
+    ],
+)
+def test_play_command_refuses_bad_choices_before_the_app_starts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: list[str], says: str
+) -> None:
+    from ginrummy.commands import play
+
+    def no_app(*_a: Any, **_k: Any) -> None:
+        raise AssertionError("the app must not start")
+
+    args = _play_args(tmp_path, *argv)
+    args.data_dir = str(tmp_path)
+    monkeypatch.setattr(GinRummyApp, "run", no_app)
+    assert play.run(args) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("ginrummy play: ") and says in err[0], err
+    assert Store(tmp_path).saved_games() == []  # nothing was saved
+
+
+def test_play_command_new_game_honours_name_opponent_and_options(tmp_path: Path) -> None:
+    from ginrummy.commands import play
+
+    args = _play_args(
+        tmp_path, "--variant", "oklahoma", "--name", "Ada", "--opponent", "greedy", "--option", "gin_bonus=30"
+    )
+    args.delay = 0
+
+    async def run() -> None:
+        app = play.make_app(args, str(tmp_path))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, GameScreen))
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            s = screen.session
+            assert s.state.variant == "oklahoma"
+            assert s.names[0] == "Ada" and s.seats == ["human", "greedy"]
+            assert s.state.options.gin_bonus == 30
+            await pilot.press("q")
+
+    asyncio.run(run())
+
+
+def test_play_command_resume_opens_the_newest_saved_game(tmp_path: Path) -> None:
+    from ginrummy.commands import play
+    from ginrummy.session import make_session
+
+    store = Store(tmp_path)
+    session = make_session("hollywood", seats=["human", "greedy"], name="Kim", deal_seed=4)
+    store.save_game("g-one", session)
+    store.release_game("g-one")
+    del store
+    args = _play_args(tmp_path, "--resume")
+    args.delay = 0
+
+    async def run() -> None:
+        app = play.make_app(args, str(tmp_path))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, GameScreen))
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            assert screen.game_id == "g-one" and screen.session.names[0] == "Kim"
+            await pilot.press("q")
+
+    asyncio.run(run())

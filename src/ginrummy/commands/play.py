@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import GinRummyError, StoreError
 from ..variants import find_variant, variant_names
+
+if TYPE_CHECKING:
+    from ..tui.app import GinRummyApp
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -63,29 +66,110 @@ def _seats(variant: str, opponents: list[str] | None) -> list[str] | None:
     return ["human", *levels]
 
 
+def new_game_spec(args: argparse.Namespace) -> dict[str, Any]:
+    """The new game the command line asks for, as keyword arguments of
+    :func:`ginrummy.session.make_session`, checked completely (variant, options, opponents, name):
+    a bad value raises :class:`GinRummyError` with one line naming it.  Both front ends use it."""
+    from ..session import make_session
+
+    variant = args.variant or "classic"
+    spec: dict[str, Any] = {
+        "variant": variant,
+        "options": _options(args.option),
+        "seats": _seats(variant, args.opponent),
+        "name": args.name,
+        "deal_seed": args.seed,
+    }
+    kwargs = dict(spec)
+    make_session(kwargs.pop("variant"), **kwargs)  # builds nothing lasting: only checks every choice
+    return spec
+
+
+def _check_flags(args: argparse.Namespace) -> None:
+    if args.new and args.resume is not None:
+        raise GinRummyError("--new and --resume exclude each other: start a new game or resume one")
+    if args.variant is not None:
+        find_variant(args.variant)
+
+
+def _saved_choice(store: Any, args: argparse.Namespace) -> tuple[list[Any], Any]:
+    """(the saved games of --variant, the one --resume names or None); an unknown or busy id raises."""
+    saved = [g for g in store.saved_games() if args.variant is None or g.variant == args.variant]
+    if not args.resume:
+        return saved, None
+    wanted = [g for g in saved if g.id == args.resume]
+    if not wanted:
+        raise GinRummyError(f"no saved game {args.resume!r} (see ginrummy play --plain)")
+    if wanted[0].open_in:  # one game, one process: name where it is, offer the others
+        raise GinRummyError(_in_use(wanted[0].id, wanted[0].open_in, saved))
+    return saved, wanted[0]
+
+
 def run(args: argparse.Namespace) -> int:
     data_dir = getattr(args, "data_dir", None)
     if not args.plain:
-        from ..tui.app import GinRummyApp
-
-        app = GinRummyApp(
-            data_dir=data_dir,
-            new_database=args.new_database,
-            variant=args.variant,
-            four_colour=args.four_colour,
-            large=args.large,
-            high_contrast=args.high_contrast,
-            computer_delay=args.delay,
-            deal_seed=args.seed,
-            analyse=not args.no_analysis,
-        )
-        app.run()
-        return int(app.return_code or 0)
+        return _run_app(args, data_dir)
     return _run_plain(args, data_dir)
 
 
+def _run_app(args: argparse.Namespace, data_dir: str | None) -> int:
+    try:
+        app = make_app(args, data_dir)
+    except (StoreError, GinRummyError) as exc:
+        print(f"ginrummy play: {exc}", file=sys.stderr)
+        return 2
+    app.run()
+    return int(app.return_code or 0)
+
+
+def make_app(args: argparse.Namespace, data_dir: str | None = None) -> GinRummyApp:
+    """The terminal app the command line asks for.  Every choice is checked here, before the app
+    starts, by the code plain mode uses (a bad one raises, one line): ``--resume [ID]`` opens that
+    saved game (the newest, of ``--variant`` if given, when no id), ``--new`` or any game setting
+    (``--name``, ``--opponent``, ``--option``) starts a new game with them at once, else the start
+    screen opens on ``--variant``."""
+    from ..store import Store
+    from ..tui.app import GinRummyApp
+
+    store: Any = None
+    start: dict[str, Any] | None = None
+    resume: str | None = None
+    _check_flags(args)
+    if args.resume is not None:
+        where = "the terminal app"
+        store = Store.fresh(data_dir, front_end=where) if args.new_database else Store(data_dir, front_end=where)
+        saved, wanted = _saved_choice(store, args)
+        if wanted is None:
+            free = [g for g in saved if not g.open_in]
+            if not free:
+                raise GinRummyError(
+                    "no saved game to resume"
+                    + (f" in {args.variant}" if args.variant else "")
+                    + (f" ({_in_use(saved[0].id, saved[0].open_in, saved)})" if saved else ": start one with --new")
+                )
+            wanted = free[0]
+        resume = wanted.id
+    elif args.new or args.opponent or args.option or args.name != "You":
+        start = new_game_spec(args)
+    extra: dict[str, Any] = {"store": store} if store is not None else {}
+    return GinRummyApp(
+        data_dir=data_dir,
+        new_database=args.new_database,
+        variant=args.variant,
+        four_colour=args.four_colour,
+        large=args.large,
+        high_contrast=args.high_contrast,
+        computer_delay=args.delay,
+        deal_seed=args.seed,
+        start=start,
+        resume=resume,
+        analyse=not args.no_analysis,
+        **extra,
+    )
+
+
 def _run_plain(args: argparse.Namespace, data_dir: str | None) -> int:
-    from ..plain import PlainGame, make_session
+    from ..plain import PlainGame
     from ..store import GameInUse, Store, new_game_id
 
     try:
@@ -97,17 +181,12 @@ def _run_plain(args: argparse.Namespace, data_dir: str | None) -> int:
     game_id = None
     try:
         session = None
+        _check_flags(args)
+        spec = None if args.resume else new_game_spec(args)  # a bad choice stops here, whatever is saved
         if not args.new:
-            saved = [g for g in store.saved_games() if args.variant is None or g.variant == args.variant]
-            if args.resume:
-                wanted = [g for g in saved if g.id == args.resume]
-                if not wanted:
-                    print(f"ginrummy play: no saved game {args.resume!r} (see ginrummy play --plain)", file=sys.stderr)
-                    return 2
-                if wanted[0].open_in:  # one game, one process: name where it is, offer the others
-                    print(f"ginrummy play: {_in_use(wanted[0].id, wanted[0].open_in, saved)}", file=sys.stderr)
-                    return 2
-                saved = wanted
+            saved, wanted = _saved_choice(store, args)
+            if wanted is not None:
+                saved = [wanted]
             for g in saved:
                 if g.open_in and args.resume is None:
                     print(f"The saved {g.variant} game {g.id} is open in {g.open_in}: not resuming it here.")
@@ -130,14 +209,10 @@ def _run_plain(args: argparse.Namespace, data_dir: str | None) -> int:
                         return 2
                     game_id = g.id
         if session is None:
-            variant = args.variant or "classic"
-            session = make_session(
-                variant,
-                options=_options(args.option),
-                seats=_seats(variant, args.opponent),
-                name=args.name,
-                deal_seed=args.seed,
-            )
+            from ..session import make_session
+
+            spec = spec or new_game_spec(args)
+            session = make_session(spec.pop("variant"), **spec)
             game_id = new_game_id()
             store.save_game(game_id, session)  # saving takes the lock
         return PlainGame(session, store, game_id, analyse=not args.no_analysis).run()
