@@ -46,7 +46,7 @@ from .melds import (
     all_melds,
     best_arrangement,
     best_defense,
-    best_discards,
+    best_discard_deadwood,
     deadwood_after_each,
     is_meld,
     lay_off_all,
@@ -598,8 +598,7 @@ class State:
         out = [*sd[movable & 0x1FFF], *sd[0x2000 | movable >> 13 & 0x1FFF]]
         out += [*sd[0x4000 | movable >> 26 & 0x1FFF], *sd[0x6000 | movable >> 39]]
         if self._may_end():
-            best, _ = best_discards(hand)
-            if best <= self.knock_limit:
+            if best_discard_deadwood(hand) <= self.knock_limit:
                 knocks = []
                 gins = []
                 for c, d in deadwood_after_each(hand):  # every discard's deadwood in one pass

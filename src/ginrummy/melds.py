@@ -31,6 +31,7 @@ __all__ = [
     "all_melds",
     "best_arrangement",
     "best_defense",
+    "best_discard_deadwood",
     "best_discards",
     "can_lay_off",
     "deadwood_after_discards",
@@ -370,6 +371,23 @@ def best_discards(hand: int | Iterable[int]) -> tuple[int, int]:
         if dd == low:
             cards |= ra[d] << 39
     return best, cards
+
+
+def best_discard_deadwood(hand: int, _rd: list[int] = RUN_DEADWOOD, _dl: list[int] = _DISCARD_DELTA) -> int:
+    """The first half of :func:`best_discards` alone: the least deadwood after one discard from
+    the mask ``hand`` (the rules engine asks it on every discard, to know whether a knock is
+    possible at all).
+
+    >>> best_discard_deadwood(int(CardSet.parse("3s 4s 5s 6c 4d 5d 6d 3h 4h 5h 6h")))
+    0
+    """
+    a = hand & 0x1FFF
+    b = hand >> 13 & 0x1FFF
+    c = hand >> 26 & 0x1FFF
+    d = hand >> 39
+    if (a & b & (c | d)) | (c & d & (a | b)):
+        return best_discards(hand)[0]
+    return _rd[a] + _rd[b] + _rd[c] + _rd[d] + min(_dl[a], _dl[b], _dl[c], _dl[d])
 
 
 def deadwood_after_each(hand: int) -> list[tuple[int, int]]:
