@@ -390,3 +390,37 @@ def test_a_browser_solitaire_gets_its_accuracy(browser: Any, tmp_path: Path) -> 
         p.close()
     finally:
         server.stop()
+
+
+def test_the_final_total_shows_every_bonus_on_its_own_line(browser: Any, tmp_path: Path) -> None:
+    server, base = serve(tmp_path, 17)
+    try:
+        p = Phone(browser, base, DESKTOP, touch=False)
+        p.goto("/")
+        p.page.select_option("#new-variant", "classic")
+        p.page.wait_for_function("() => document.querySelectorAll('#new-opponent option').length > 0")
+        p.page.select_option("#new-opponent", "greedy")
+        p.page.click("#new-options-box summary")
+        p.page.fill("#opt-game_target", "1")  # the first hand anyone scores ends the game
+        p.page.click("#new-start")
+        p.page.wait_for_selector("#deal")
+        rng = random.Random(8)
+        for _hand in range(6):
+            if p.attr("game-over") == "true":
+                break
+            p.deal()
+            for _turn in range(80):
+                if p.wait_turn() in ("deal", "over"):
+                    break
+                p.take_turn(rng)
+        assert p.attr("game-over") == "true"
+        parts = p.page.locator("#final-parts")
+        parts.wait_for(state="visible")
+        text = parts.inner_text()
+        assert "points of the hands" in text and "game bonus" in text and "box bonus" in text
+        assert text.count("Final total") == 2
+        p.shot("final-total")
+        assert p.errors == []
+        p.close()
+    finally:
+        server.stop()

@@ -63,7 +63,7 @@ from .options import (
 )
 from .scoring import (
     HollywoodSheet,
-    game_final,
+    game_final_parts,
     oklahoma_knock_limit,
     solitaire_points,
     table_hand_points,
@@ -1129,25 +1129,33 @@ class State:
     def final_totals(self) -> list[int]:
         """Each seat's total with the end-of-game bonuses once the game is over (rules 1.10, 1c.3,
         2.7); before that, and in variants without bonuses, the running hand points."""
-        o = self.options
         if not self.game_over:
             return list(self.totals)
+        return [sum(points for _, points in seat) for seat in self.final_parts()]
+
+    def final_parts(self) -> list[list[tuple[str, int]]]:
+        """:meth:`final_totals` line by line: for each seat, ``(what, points)`` pairs that add up to
+        its final total (the hand points and each bonus; Hollywood's three games one by one)."""
+        o = self.options
+        if not self.game_over:
+            return [[("points of the hands", t)] for t in self.totals]
         bonuses = self.variant in ("classic", "oklahoma") or (isinstance(o, ThreeOptions) and o.end_bonuses)
         if bonuses:
             assert isinstance(o, (TableOptions, ThreeOptions))
-            return game_final(
+            return game_final_parts(
                 self.totals, self.boxes(), game_bonus=o.game_bonus, box_bonus=o.box_bonus, shutout=o.shutout
             )
         if self.variant == "hollywood":
             assert self.hollywood is not None and isinstance(o, TableOptions)
-            out = [0, 0]
+            out: list[list[tuple[str, int]]] = [[], []]
             for g in range(3):
-                for i, x in enumerate(
-                    self.hollywood.settle(g, game_bonus=o.game_bonus, box_bonus=o.box_bonus, shutout=o.shutout)
-                ):
-                    out[i] += x
+                parts = self.hollywood.settle_parts(
+                    g, game_bonus=o.game_bonus, box_bonus=o.box_bonus, shutout=o.shutout
+                )
+                for i, seat in enumerate(parts):
+                    out[i].extend((f"game {g + 1}: {what}", points) for what, points in seat)
             return out
-        return list(self.totals)
+        return [[("points of the hands", t)] for t in self.totals]
 
     # ------------------------------------------------------------------ copying and undo
     def clone(self) -> State:

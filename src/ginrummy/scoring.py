@@ -91,14 +91,35 @@ def game_final(
     shutout: str,
 ) -> list[int]:
     """Rule 1.10: each player's final total (hand points plus end-of-game bonuses)."""
+    parts = game_final_parts(hand_points, hands_won, game_bonus=game_bonus, box_bonus=box_bonus, shutout=shutout)
+    return [sum(points for _, points in seat) for seat in parts]
+
+
+def game_final_parts(
+    hand_points: Sequence[int],
+    hands_won: Sequence[int],
+    *,
+    game_bonus: int,
+    box_bonus: int,
+    shutout: str,
+) -> list[list[tuple[str, int]]]:
+    """Rule 1.10 line by line: for each player, ``(what, points)`` pairs that add up to the final
+    total (the hand points, the box bonus, the game bonus, a shutout's doubling)."""
     winner = max(range(len(hand_points)), key=lambda i: hand_points[i])
-    totals = [p + box_bonus * w for p, w in zip(hand_points, hands_won, strict=True)]
+    parts: list[list[tuple[str, int]]] = []
+    for p, w in zip(hand_points, hands_won, strict=True):
+        seat = [("points of the hands", p)]
+        if box_bonus and w:
+            seat.append((f"box bonus: {w} hand{'s' if w != 1 else ''} won × {box_bonus}", box_bonus * w))
+        parts.append(seat)
     shut = all(p == 0 for i, p in enumerate(hand_points) if i != winner)
-    bonus = game_bonus * 2 if shut and shutout == "double_game_bonus" else game_bonus
-    totals[winner] += bonus
+    if shut and shutout == "double_game_bonus":
+        parts[winner].append((f"game bonus, doubled for a shutout: 2 × {game_bonus}", game_bonus * 2))
+    else:
+        parts[winner].append(("game bonus", game_bonus))
     if shut and shutout == "double_total":
-        totals[winner] *= 2
-    return totals
+        parts[winner].append(("shutout: the total doubled", sum(points for _, points in parts[winner])))
+    return parts
 
 
 @dataclass
@@ -131,6 +152,11 @@ class HollywoodSheet:
         """Rule 1c.3: one closed game settled with the rule 1.10 bonuses."""
         pts = [x or 0 for x in self.games[game]]
         return game_final(pts, self.entries[game], game_bonus=game_bonus, box_bonus=box_bonus, shutout=shutout)
+
+    def settle_parts(self, game: int, *, game_bonus: int, box_bonus: int, shutout: str) -> list[list[tuple[str, int]]]:
+        """:meth:`settle` line by line (:func:`game_final_parts`)."""
+        pts = [x or 0 for x in self.games[game]]
+        return game_final_parts(pts, self.entries[game], game_bonus=game_bonus, box_bonus=box_bonus, shutout=shutout)
 
     def to_json(self) -> dict[str, object]:
         return {"games": [list(g) for g in self.games], "closed": list(self.closed)}

@@ -530,6 +530,8 @@ class Table:
             info["suggestion"] = self.suggestion
         if self.failure:
             info["failure"] = self.failure
+        if st.game_over:  # the final total of each seat line by line: every bonus on its own line
+            info["final_parts"] = [[[what, points] for what, points in seat] for seat in st.final_parts()]
         if self.analysing is not None or self.analysis is not None:
             # a finished solitaire: its accuracy and the analysis' lines for people (None: still working)
             a = self.analysis

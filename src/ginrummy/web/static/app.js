@@ -1154,6 +1154,19 @@
     if (o.game_over) {
       const ft = o.final_totals || o.totals;
       box.append(el("p", { id: "final" }, el("strong", {}, "Final totals with bonuses: "), ft.map((p, i) => `${name(i)} ${p}`).join(" · ")));
+      const parts = (S.table && S.table.final_parts) || [];
+      if (parts.some((seat) => seat.length > 1)) {
+        // every part of each final total on its own line, as the server's scoring adds them up
+        const list = el("div", { class: "final-parts", id: "final-parts" });
+        parts.forEach((seat, i) => {
+          const tbl = el("table", { class: "sheet parts" }, el("caption", {}, `${name(i)}: ${ft[i]}`));
+          const body = el("tbody", {});
+          seat.forEach(([what, pts]) => body.append(el("tr", {}, el("th", { scope: "row" }, what), el("td", {}, String(pts)))));
+          tbl.append(body, el("tfoot", {}, el("tr", {}, el("th", { scope: "row" }, "Final total"), el("td", {}, String(ft[i])))));
+          list.append(tbl);
+        });
+        box.append(list);
+      }
     }
     const t = S.table;
     if (o.game_over && t && "analysis" in t) {
