@@ -581,3 +581,57 @@ def test_play_command_resume_opens_the_newest_saved_game(tmp_path: Path) -> None
             await pilot.press("q")
 
     asyncio.run(run())
+
+
+def test_no_sitter_text_before_the_first_deal(tmp_path: Path) -> None:
+    async def run() -> None:
+        for variant in ("classic", "oklahoma", "hollywood"):
+            app = make_app(tmp_path, variant)
+            async with app.run_test(size=(120, 40)) as pilot:
+                screen = app.screen
+                assert isinstance(screen, GameScreen)
+                await pilot.pause()
+                melds = str(screen.query_one("#melds").render())
+                assert "sitter" not in melds and "No hand is in play yet." in melds
+                await pilot.press("n")
+                await wait_for(pilot, lambda s=screen: bool(s.obs().get("hand")))
+                await pilot.pause()
+                assert "sitter" not in str(screen.query_one("#melds").render())
+
+    asyncio.run(run())
+
+
+def test_a_watched_solitaire_names_the_computer_and_is_not_filed_as_yours(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+
+    async def run() -> None:
+        app = make_app(
+            tmp_path,
+            "gin-solitaire",
+            seats=[TEST_AGENT, "joker"],
+            store=store,
+            options={"game_target": 20},
+            deal_seed=2,
+        )
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            s = screen.session
+            assert s.watched
+            results: list[str] = []
+            for _ in range(20):
+                hand = s.state.hand_number
+                await pilot.press("n")
+                await wait_for(pilot, lambda h=hand: s.state.hand_number > h and s.state.is_hand_over)
+                await pilot.pause()
+                results.append(str(screen.query_one("#result").render()))
+                if s.state.is_terminal:
+                    break
+            assert s.state.is_terminal
+            text = "\n".join(results)
+            assert "You score" not in text and "You win" not in text
+            assert "Tui-test score" in text or "Tui-test win" in text
+            await pilot.pause()
+            assert store.history() == [] and store.saved_games() == []
+
+    asyncio.run(run())

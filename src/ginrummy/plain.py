@@ -24,7 +24,16 @@ from .errors import GinRummyError, IllegalAction
 from .finish import file_finished_game, solitaire_analysis
 from .session import HUMAN, ComputerPlayerError, Session, make_session, public_record, viewer_seat
 from .store import Store, new_game_id
-from .words import action_words, card_list, clean_text, default_players, score_lines, target_of, you_grammar
+from .words import (
+    action_words,
+    card_list,
+    default_players,
+    no_hand_line,
+    result_lines,
+    score_lines,
+    target_of,
+    you_grammar,
+)
 
 __all__ = [
     "SEATS",
@@ -134,8 +143,8 @@ class PlainGame:
                 + (" ".join("".join(m) for m in melds) if melds else "none")
                 + f". Deadwood: {obs.get('deadwood', 0)} (knock limit {obs.get('knock_limit')})."
             )
-        elif v not in SOLO:
-            self.say("You hold no cards this hand.")
+        elif no_hand_line(obs):
+            self.say(no_hand_line(obs))
         if v in SOLO:
             if obs.get("hand_sizes") is None and "deck_size" in obs:
                 self.say(
@@ -253,8 +262,8 @@ class PlainGame:
         res = obs.get("result")
         if res:
             self.say(f"Hand {obs['hand_number']} is over ({res['result']}).")
-            for line in res.get("explanation", []):
-                self.say("  " + you_grammar(clean_text(line)))
+            for line in result_lines(res.get("explanation", []), obs["players"], self.session.seats):
+                self.say("  " + line)
             if any(e.reason for e in self.session.moves()):
                 self.say("Type why for the computer players' reasons this hand.")
         if obs.get("revealed_seed"):

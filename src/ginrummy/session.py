@@ -154,6 +154,12 @@ class Session:
     def to_act(self) -> int | None:
         return self.state.current_player
 
+    @property
+    def watched(self) -> bool:
+        """No seat is a person's: they watch computer players (a solitaire played by the planner).
+        Such a game is not the person's, so it is not filed in their history as theirs."""
+        return HUMAN not in self.seats
+
     def human_to_act(self) -> int | None:
         seat = self.state.current_player
         return seat if seat is not None and self.is_human(seat) else None

@@ -40,7 +40,9 @@ __all__ = [
     "computer_failed",
     "default_players",
     "move_text",
+    "no_hand_line",
     "reason_line",
+    "result_lines",
     "score_lines",
     "sitter_line",
     "target_of",
@@ -191,6 +193,35 @@ _YOU_VERBS = {
     "draws": "draw",
     "takes": "take",
 }
+
+
+def result_lines(explanation: Sequence[str], players: Sequence[str], seats: Sequence[str]) -> list[str]:
+    """A hand's explanation as shown to the person: "You knock" for their seat.  The engine tells a
+    solitaire to "You"; when a computer player plays it (the person watches, no seat is theirs) the
+    lines name it instead: "Planner scores the count", never "You score"."""
+    name = clean_name(players[0]) if HUMAN not in seats and players else None
+
+    def third_person(m: re.Match[str]) -> str:
+        return f"{name} {m.group(1)}s"
+
+    out = []
+    for line in explanation:
+        text = clean_text(line)
+        if name is not None:
+            text = re.sub(r"\bYou (score|win)\b", third_person, text)
+        out.append(you_grammar(text))
+    return out
+
+
+def no_hand_line(obs: Mapping[str, Any]) -> str:
+    """What to say where the viewer's cards would be when they hold none: the sitter of ``three``
+    (roles dealt, the viewer sits out), no hand dealt yet, or nothing for the solitaires' deck."""
+    roles = obs.get("roles")
+    if roles and roles.get("sitter") == obs.get("seat") and obs.get("phase") != "deal":
+        return "You hold no cards this hand (you are the sitter)."
+    if obs.get("variant") in SOLO:
+        return ""
+    return "No hand is in play yet." if not obs.get("hand_number") else "No hand is in play."
 
 
 def you_grammar(line: str) -> str:

@@ -36,7 +36,7 @@ from ..finish import file_finished_game, solitaire_analysis
 from ..options import VARIANTS, option_help, options_for
 from ..record import summary as record_summary
 from ..session import HUMAN, ComputerPlayerError, Session, make_session, viewer_seat
-from ..words import clean_names, clean_text, default_players, you_grammar
+from ..words import clean_names, default_players, no_hand_line, result_lines
 from .widgets import KEY_LABELS, HandView, PileView, ScoreSheet, cards_text, palette_name
 
 if TYPE_CHECKING:
@@ -481,7 +481,10 @@ class GameScreen(Screen[None]):
 
             def save(s: Session) -> None:
                 try:
-                    store.save_game(game_id, s)
+                    if s.watched and s.state.is_terminal:  # saving would file it as the person's game
+                        store.delete_game(game_id)
+                    else:
+                        store.save_game(game_id, s)
                 except StoreError as exc:
                     self.notify(f"Could not save: {exc}", severity="error", markup=False)
 
@@ -746,7 +749,7 @@ class GameScreen(Screen[None]):
         w = self.query_one("#melds", Static)
         hand = obs.get("hand") or []
         if not hand:
-            _put(w, "" if obs["variant"] in SOLO else "You hold no cards this hand (you are the sitter).")
+            _put(w, no_hand_line(obs))
             return
         four = self.palette
         t = Text()
@@ -934,8 +937,8 @@ class GameScreen(Screen[None]):
             t.append(f"Counted down to the joker ({res.get('counted', 0)}): ")
             t.append_text(cards_text(res["counted_cards"], four))
             t.append("\n")
-        for line in res.get("explanation", []):
-            t.append("• " + you_grammar(clean_text(line)) + "\n")
+        for line in result_lines(res.get("explanation", []), players, self.session.seats):
+            t.append("• " + line + "\n")
         reasons = self.session.reasons_text(obs["seat"])  # the hand is over: the computers' reasons
         if reasons:
             t.append("Why the computer players moved as they did:\n", style="bold")
@@ -955,9 +958,17 @@ class GameScreen(Screen[None]):
         if s.state.is_terminal:
             if not self._filed:
                 self._filed = True
-                file_finished_game(_app(self).store, self.game_id, s, analyse=False)
-                self.query_one("#log", RichLog).write("The game is over and filed in your history.")
-                if s.state.variant in SOLO and _app(self).analyse:
+                store = _app(self).store
+                log = self.query_one("#log", RichLog)
+                if s.watched:  # the computer's game, not the person's: kept out of their history
+                    if store is not None:
+                        with contextlib.suppress(StoreError):
+                            store.delete_game(self.game_id)
+                    log.write("The game is over. You watched it: it is not filed in your history.")
+                else:
+                    file_finished_game(store, self.game_id, s, analyse=False)
+                    log.write("The game is over and filed in your history.")
+                if s.state.variant in SOLO and _app(self).analyse and not s.watched:
                     self.message = "Analysing your play against the planner…"
                     self.run_worker(self._analyse, thread=True, exclusive=True, group="analysis")
                 self.update_view()
