@@ -635,3 +635,27 @@ def test_a_watched_solitaire_names_the_computer_and_is_not_filed_as_yours(tmp_pa
             assert store.history() == [] and store.saved_games() == []
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize("variant", ["solitaire", "gin-solitaire"])
+def test_the_solitaires_show_the_card_just_drawn(tmp_path: Path, variant: str) -> None:
+    async def run() -> None:
+        app = make_app(tmp_path, variant, deal_seed=HAND_SEEDS[variant])
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            s = screen.session
+            await pilot.press("n")
+            await wait_for(pilot, lambda: s.human_to_act() is not None and screen.obs()["phase"] == "discard")
+            obs = screen.obs()
+            before = set(obs["hand"])
+            action = choose(obs["hand"], [a for a in obs["legal_actions"] if a.startswith("discard ")])
+            await press_action(pilot, screen, action)
+            await wait_for(pilot, lambda: set(screen.obs().get("hand", [])) - before != set())
+            await pilot.pause()
+            [drawn] = set(screen.obs()["hand"]) - before
+            assert screen.new_cards == {drawn}
+            assert f"Just drawn: {drawn}" in text_of(screen.query_one("#opponents"))
+            assert f"draw {drawn}" in "\n".join(str(line) for line in screen.query_one("#log").lines)
+
+    asyncio.run(run())

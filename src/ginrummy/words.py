@@ -39,6 +39,7 @@ __all__ = [
     "clean_text",
     "computer_failed",
     "default_players",
+    "just_drawn",
     "move_text",
     "no_hand_line",
     "reason_line",
@@ -211,6 +212,11 @@ def result_lines(explanation: Sequence[str], players: Sequence[str], seats: Sequ
             text = re.sub(r"\bYou (score|win)\b", third_person, text)
         out.append(you_grammar(text))
     return out
+
+
+def just_drawn(card: str) -> str:
+    """The card the person has just drawn (the solitaires draw it with the discard, in one move)."""
+    return f"Just drawn: {card} (marked * in your hand)."
 
 
 def no_hand_line(obs: Mapping[str, Any]) -> str:

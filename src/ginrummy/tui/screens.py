@@ -36,7 +36,7 @@ from ..finish import file_finished_game, solitaire_analysis
 from ..options import VARIANTS, option_help, options_for
 from ..record import summary as record_summary
 from ..session import HUMAN, ComputerPlayerError, Session, make_session, viewer_seat
-from ..words import clean_names, default_players, no_hand_line, result_lines
+from ..words import clean_names, default_players, just_drawn, no_hand_line, result_lines
 from .widgets import KEY_LABELS, HandView, PileView, ScoreSheet, cards_text, palette_name
 
 if TYPE_CHECKING:
@@ -594,8 +594,10 @@ class GameScreen(Screen[None]):
         hand = list(obs.get("hand", []))
         key = (obs["hand_number"], frozenset(hand))
         if key != self._prev_hand:
-            if key[0] == self._prev_hand[0] and len(hand) > len(self._prev_hand[1]) > 0:
-                self.new_cards = set(hand) - set(self._prev_hand[1])
+            arrived = set(hand) - set(self._prev_hand[1])
+            # a draw: the hand grew, or (the solitaires) a discard and the next card in one move
+            if key[0] == self._prev_hand[0] and len(hand) >= len(self._prev_hand[1]) > 0 and arrived:
+                self.new_cards = arrived
                 drawn = next(iter(self.new_cards)) if len(self.new_cards) == 1 else None
                 legal = self.legal()
                 if drawn and f"discard {drawn}" in legal:
@@ -711,6 +713,8 @@ class GameScreen(Screen[None]):
                 info.append(f"At most {above} cards lie above the joker.")
                 if chance is not None:
                     info.append(f"Chance the joker is next: {chance:.1%}")
+            if len(self.new_cards) == 1 and not self.session.state.is_hand_over:
+                info.insert(0, just_drawn(next(iter(self.new_cards))))
             if obs.get("discards"):
                 where = "under the joker" if obs["variant"] == "solitaire" else "face down, out of play"
                 t = Text(f"Discards ({where}): ")
