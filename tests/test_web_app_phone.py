@@ -74,6 +74,7 @@ class Phone(Page):
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.base = base_url
         self.size = size
+        self.touch = touch
 
     def press(self, selector: str) -> None:
         """Tap (on a touch screen) or click the middle of what the player sees, where it is now:
@@ -88,7 +89,7 @@ class Phone(Page):
             box = loc.bounding_box()
             assert box is not None, selector
         x, y = box["x"] + min(box["width"] / 2, 20), box["y"] + box["height"] / 2
-        if self.size[0] < 900 or self.size[1] < 500:
+        if self.touch:
             self.page.touchscreen.tap(x, y)
         else:
             self.page.mouse.click(x, y)
@@ -420,6 +421,32 @@ def test_the_final_total_shows_every_bonus_on_its_own_line(browser: Any, tmp_pat
         assert "points of the hands" in text and "game bonus" in text and "box bonus" in text
         assert text.count("Final total") == 2
         p.shot("final-total")
+        assert p.errors == []
+        p.close()
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_rules_are_one_key_away(browser: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    server, base = serve(tmp_path, 19)
+    try:
+        p = Phone(browser, base, size, touch=False)
+        p.start("oklahoma", "greedy")
+        p.page.keyboard.press("r")
+        dialog = p.page.locator("#rules-dialog")
+        dialog.wait_for(state="visible")
+        p.page.wait_for_selector('#rules-body section[data-section="5:oklahoma"] table')
+        text = p.page.inner_text("#rules-body")
+        assert "1b. Oklahoma Gin" in text and "initial upcard" in text
+        assert "3. Solitaire" not in text  # only the sections of this variant
+        assert p.page.title().startswith("Oklahoma")
+        assert "Rules: Oklahoma gin" in p.page.inner_text("#rules-title")
+        p.shot("rules")
+        assert axe_problems(p.page) == []
+        p.page.keyboard.press("Escape")
+        dialog.wait_for(state="hidden")
+        assert p.page.evaluate("() => document.documentElement.scrollWidth") <= size[0]
         assert p.errors == []
         p.close()
     finally:

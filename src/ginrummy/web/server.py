@@ -6,9 +6,9 @@ the client sends small JSON requests (:mod:`ginrummy.web.protocol`), the server 
 connection with its own seat's observation only (:mod:`ginrummy.web.tables`).
 
 HTTP routes: ``/`` (the app), ``/join/<invite>`` (the app, opened on an invitation),
-``/stats`` (the app's statistics page), ``/static/...``, ``/api/info`` (variants, options,
-computer players), and, for the person at this computer only (a loopback client),
-``/api/saved`` and ``/api/stats``.
+``/stats`` (the app's statistics page), ``/static/...``, ``/api/rules/<variant>`` (the rule
+book's sections for a variant), ``/api/info`` (variants, options, computer players), and, for
+the person at this computer only (a loopback client), ``/api/saved`` and ``/api/stats``.
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ from .protocol import (
     validate,
     variant_facts,
 )
+from .rulebook import SECTIONS, variant_rules
 from .tables import Quotas, Table, TableManager, Tap, default_opponent, dumps
 
 __all__ = ["LOCAL_NAMES", "STATIC_DIR", "Connection", "HostPolicy", "Quotas", "create_app", "is_loopback", "is_owner"]
@@ -447,6 +448,15 @@ def create_app(
             return JSONResponse({"error": f"no saved game {game_id}"}, status_code=404)
         return JSONResponse({"deleted": game_id})
 
+    async def rules(request: Request) -> Response:
+        variant = request.path_params["variant"]
+        if variant not in SECTIONS:
+            return JSONResponse({"error": f"unknown variant {variant[:40]!r}"}, status_code=404)
+        try:
+            return JSONResponse(await asyncio.to_thread(variant_rules, variant))
+        except OSError as exc:  # the rule book missing from this installation: say so
+            return JSONResponse({"error": f"the rule book cannot be read: {exc.strerror}"}, status_code=404)
+
     async def stats(request: Request) -> Response:
         denied = owner_only(request)
         if denied is not None:
@@ -626,6 +636,7 @@ def create_app(
         Route("/api/saved", saved),
         Route("/api/saved/{game}", delete_saved, methods=["DELETE"]),
         Route("/api/stats", stats),
+        Route("/api/rules/{variant}", rules),
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]

@@ -428,6 +428,7 @@
   }
 
   function renderGameParts() {
+    document.title = `${facts().title || S.obs.variant} · Gin Rummy`;
     renderStatus();
     renderInvite();
     renderOpponents();
@@ -1611,6 +1612,64 @@
     return svg;
   }
 
+  // ---------------------------------------------------------------- the rules
+  /** Text of the rule book with its **bold** and `code` marks drawn (no HTML is parsed). */
+  function marked(text) {
+    const out = [];
+    const re = /\*\*([^*]+)\*\*|`([^`]+)`|\*([^*\s][^*]*)\*/g;
+    let last = 0;
+    let m;
+    while ((m = re.exec(text)) !== null) {
+      out.push(text.slice(last, m.index));
+      out.push(m[1] !== undefined ? el("strong", {}, m[1]) : m[2] !== undefined ? el("code", {}, m[2]) : el("em", {}, m[3]));
+      last = m.index + m[0].length;
+    }
+    out.push(text.slice(last));
+    return out;
+  }
+  /** The rules of the game in play (or of the game chosen in the lobby), from the server's rule book. */
+  async function showRules() {
+    const v = S.view === "game" && S.obs ? S.obs.variant : $("new-variant").value || "classic";
+    const dlg = $("rules-dialog");
+    const body = fill($("rules-body"), el("p", {}, "Loading the rules…"));
+    $("rules-title").textContent = `Rules: ${variantTitle(v)}`;
+    if (!dlg.open) dlg.showModal();
+    let data;
+    try {
+      const r = await fetch(`/api/rules/${encodeURIComponent(v)}`);
+      data = await r.json();
+      if (!r.ok) throw new Error(data.error || "no rules");
+    } catch (e) {
+      fill(body, el("p", {}, `The rules cannot be shown: ${e.message}`));
+      return;
+    }
+    clear(body);
+    for (const sec of data.sections) {
+      const part = el("section", { "data-section": sec.id }, el("h3", {}, sec.title));
+      for (const b of sec.blocks) {
+        if (b.type === "p") part.append(el("p", {}, ...marked(b.text)));
+        else if (b.type === "ul") part.append(el("ul", {}, b.items.map((t) => el("li", {}, ...marked(t)))));
+        else if (b.type === "table") {
+          const [head, ...rows] = b.rows;
+          part.append(
+            el(
+              "div",
+              { class: "sheet-wrap" },
+              el(
+                "table",
+                { class: "rules-table" },
+                el("thead", {}, el("tr", {}, head.map((c) => el("th", { scope: "col" }, ...marked(c))))),
+                el("tbody", {}, rows.map((r) => el("tr", {}, r.map((c) => el("td", {}, ...marked(c)))))),
+              ),
+            ),
+          );
+        }
+      }
+      body.append(part);
+    }
+    body.append(el("p", { class: "label" }, `From the rule book (${data.source}).`));
+  }
+
   // ---------------------------------------------------------------- preferences and keys
   function applyPrefs() {
     document.body.classList.toggle("four-colour", !!prefs.four);
@@ -1626,10 +1685,15 @@
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
     const tag = (ev.target && ev.target.tagName) || "";
     if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
-    if ($("help").open) return;
+    if ($("help").open || $("rules-dialog").open) return;
     if (ev.key === "?") {
       ev.preventDefault();
       $("help").showModal();
+      return;
+    }
+    if (ev.key === "r" || ev.key === "R") {
+      ev.preventDefault();
+      showRules();
       return;
     }
     if (S.view !== "game" || !S.obs) return;
@@ -1730,6 +1794,7 @@
       $("nav-display").setAttribute("aria-expanded", String(open));
     });
     $("nav-help").addEventListener("click", () => $("help").showModal());
+    $("nav-rules").addEventListener("click", showRules);
     $("home-link").addEventListener("click", (ev) => {
       ev.preventDefault();
       S.away = true;

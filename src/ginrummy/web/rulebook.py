@@ -1,0 +1,107 @@
+"""The rules of a variant for the browser's **Rules** dialog, read from ``docs/rules.md`` (shipped in
+the package as ``web/docs/rules.md``, a link to the very file): the common definitions, the
+variant's sections and its options table, as headings, paragraphs, lists and tables of text (the
+page draws them without HTML)."""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+from typing import Any
+
+__all__ = ["RULES_FILE", "SECTIONS", "variant_rules"]
+
+RULES_FILE = Path(__file__).parent / "docs" / "rules.md"
+
+# The sections of the rule book that make up each variant's rules (section 5: its options table).
+SECTIONS: dict[str, tuple[str, ...]] = {
+    "classic": ("0", "1", "5:classic"),
+    "oklahoma": ("0", "1", "1b", "5:oklahoma"),
+    "hollywood": ("0", "1", "1c", "5:hollywood"),
+    "three": ("0", "1", "2", "5:three"),
+    "solitaire": ("0", "3", "5:solitaire"),
+    "gin-solitaire": ("0", "3", "4", "5:gin-solitaire"),
+}
+
+_HEADING = re.compile(r"^(#{2,4})\s+(.*)$")
+_NUMBER = re.compile(r"^(\d+[a-z]?)\.\s")
+
+
+@functools.lru_cache(maxsize=1)
+def _sections() -> dict[str, tuple[str, list[str]]]:
+    """Each section of the rule book by id (``1b``, ``5:classic``): its title and lines."""
+    out: dict[str, tuple[str, list[str]]] = {}
+    current: list[str] | None = None
+    top = ""
+    for line in RULES_FILE.read_text(encoding="utf-8").splitlines():
+        m = _HEADING.match(line)
+        if m:
+            title = m.group(2).strip()
+            number = _NUMBER.match(title)
+            if number:
+                top = number.group(1)
+                key = top
+            elif top == "5" and title.startswith("`"):
+                key = f"5:{title.strip('`')}"
+                title = f"Options of {title.strip('`')}"
+            else:
+                key = ""
+            current = None
+            if key:
+                current = []
+                out[key] = (title, current)
+            continue
+        if current is not None and not line.startswith("-----"):
+            current.append(line)
+    return out
+
+
+def _blocks(lines: list[str]) -> list[dict[str, Any]]:
+    """Paragraphs, lists and tables of a section's lines."""
+    blocks: list[dict[str, Any]] = []
+    para: list[str] = []
+
+    def flush() -> None:
+        if para:
+            blocks.append({"type": "p", "text": " ".join(para)})
+            para.clear()
+
+    for raw in lines:
+        line = raw.rstrip()
+        if not line.strip():
+            flush()
+            continue
+        if line.startswith("|"):
+            flush()
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            if all(set(c) <= set("-: ") for c in cells):
+                continue  # the header's rule
+            if not blocks or blocks[-1]["type"] != "table":
+                blocks.append({"type": "table", "rows": []})
+            blocks[-1]["rows"].append(cells)
+            continue
+        item = re.match(r"^\s*[-*]\s+(.*)$", line)
+        if item:
+            flush()
+            if not blocks or blocks[-1]["type"] != "ul":
+                blocks.append({"type": "ul", "items": []})
+            blocks[-1]["items"].append(item.group(1))
+            continue
+        if line.startswith("  ") and blocks and blocks[-1]["type"] == "ul" and not para:
+            blocks[-1]["items"][-1] += " " + line.strip()  # a list item's next line
+            continue
+        para.append(line.strip())
+    flush()
+    return blocks
+
+
+def variant_rules(variant: str) -> dict[str, Any]:
+    """The rules of ``variant`` as sections of blocks (``KeyError`` for an unknown variant)."""
+    sections = _sections()
+    out = []
+    for key in SECTIONS[variant]:
+        if key in sections:
+            title, lines = sections[key]
+            out.append({"id": key, "title": title, "blocks": _blocks(lines)})
+    return {"variant": variant, "source": "docs/rules.md", "sections": out}
