@@ -63,10 +63,24 @@ def serve(tmp_path: Path, seed: int, history: bool = False) -> tuple[Server, str
 class Phone(Page):
     """A page on a touch screen of the given size."""
 
-    def __init__(self, browser: Any, base_url: str, size: tuple[int, int], touch: bool = True) -> None:
+    def __init__(
+        self,
+        browser: Any,
+        base_url: str,
+        size: tuple[int, int],
+        touch: bool = True,
+        motion: str = "no-preference",
+        init_script: str | None = None,
+    ) -> None:
         self.context = browser.new_context(
-            viewport={"width": size[0], "height": size[1]}, has_touch=touch, is_mobile=touch, device_scale_factor=1
+            viewport={"width": size[0], "height": size[1]},
+            has_touch=touch,
+            is_mobile=touch,
+            device_scale_factor=1,
+            reduced_motion=motion,
         )
+        if init_script:
+            self.context.add_init_script(init_script)
         self.page = self.context.new_page()
         self.page.set_default_timeout(TIMEOUT)
         self.errors: list[str] = []
@@ -447,6 +461,46 @@ def test_the_rules_are_one_key_away(browser: Any, tmp_path: Path, size: tuple[in
         p.page.keyboard.press("Escape")
         dialog.wait_for(state="hidden")
         assert p.page.evaluate("() => document.documentElement.scrollWidth") <= size[0]
+        assert p.errors == []
+        p.close()
+    finally:
+        server.stop()
+
+
+COUNT_ANIMATIONS = """
+window.__glides = 0;
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...args) { window.__glides += 1; return animate.apply(this, args); };
+"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_cards_glide_unless_reduced_motion_is_asked(browser: Any, tmp_path: Path, motion: str) -> None:
+    """Draw and discard animate (the Web Animations API) unless the player's system asks for
+    reduced motion; the discard history unfolds the pile; a card dragged onto another moves there."""
+    server, base = serve(tmp_path, 23)
+    try:
+        p = Phone(browser, base, DESKTOP, touch=False, motion=motion, init_script=COUNT_ANIMATIONS)
+        p.start("classic", "greedy")
+        p.deal()
+        rng = random.Random(4)
+        for _ in range(6):
+            if p.wait_turn() in ("deal", "over"):
+                break
+            p.take_turn(rng)
+        glides = p.page.evaluate("() => window.__glides")
+        if motion == "reduce":
+            assert glides == 0
+        else:
+            assert glides > 0
+        if p.attr("phase") not in ("deal", "over"):
+            p.page.click("#discard-history summary")
+            pile = p.page.locator("#discard-history li")
+            pile.first.wait_for(state="visible")
+            assert pile.count() >= 1
+            order = p.hand()
+            p.page.drag_and_drop(f'#hand .card[data-card="{order[0]}"]', f'#hand .card[data-card="{order[3]}"]')
+            p.page.wait_for_function(f"() => document.querySelectorAll('#hand .card')[3].dataset.card === '{order[0]}'")
         assert p.errors == []
         p.close()
     finally:
