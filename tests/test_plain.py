@@ -178,3 +178,21 @@ def test_cli_reports_a_bad_database_and_leaves_it(tmp_path: Path, capsys: Any) -
     assert bad.read_bytes() == b"\x00\x01garbage"
     assert main(["--data-dir", str(tmp_path), "stats"]) == 2
     assert bad.read_bytes() == b"\x00\x01garbage"
+
+
+@pytest.mark.parametrize(
+    ("seed", "says"),
+    [
+        (9, "Gin only (the upcard As is an ace: no knocking this hand)."),
+        (5, "Spades double (the upcard 3s is a spade: this hand scores double)."),
+    ],
+)
+def test_oklahoma_upcard_announced_all_hand_and_the_top_discard_named(seed: int, says: str) -> None:
+    s = make_session("oklahoma", seats=["human", "greedy"], deal_seed=seed)
+    text, _ = run_plain(s, None, [], moves=3)
+    blocks = text.split("\n> ")
+    dealt = blocks[0]
+    assert "Upcard: " in dealt and says in dealt, dealt
+    later = [b for b in blocks[1:] if "Top discard: " in b]  # after the upcard phase: shown with the hand
+    assert later, text
+    assert all(says in b and "Upcard: " not in b for b in later), text

@@ -32,6 +32,8 @@ from .words import (
     result_lines,
     score_lines,
     target_of,
+    top_discard_label,
+    upcard_notes,
     you_grammar,
 )
 
@@ -160,10 +162,13 @@ class PlainGame:
             p = self.session.names
             top = obs["discard_pile"][-1] if obs.get("discard_pile") else None
             self.say(
-                f"Upcard: {top or '-'}. Stock: {obs.get('stock_size', 0)} cards. Dealer: {p[obs['dealer']]}."
+                f"{top_discard_label(obs)}: {top or '-'}. Stock: {obs.get('stock_size', 0)} cards. "
+                f"Dealer: {p[obs['dealer']]}."
                 if "dealer" in obs
                 else ""
             )
+            for note in upcard_notes(obs):
+                self.say(note[0].upper() + note[1:] + ".")
             for seat, cards in (obs.get("known_cards") or {}).items():
                 if cards:
                     self.say(f"{p[int(seat)]} is known to hold {card_list(cards)}.")

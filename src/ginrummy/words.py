@@ -47,6 +47,8 @@ __all__ = [
     "score_lines",
     "sitter_line",
     "target_of",
+    "top_discard_label",
+    "upcard_notes",
     "you_grammar",
 ]
 
@@ -217,6 +219,28 @@ def result_lines(explanation: Sequence[str], players: Sequence[str], seats: Sequ
 def just_drawn(card: str) -> str:
     """The card the person has just drawn (the solitaires draw it with the discard, in one move)."""
     return f"Just drawn: {card} (marked * in your hand)."
+
+
+def upcard_notes(obs: Mapping[str, Any]) -> list[str]:
+    """Oklahoma: what the hand's upcard decided, to be said all hand (rules 1b.1-1b.2): the knock
+    limit it set, ``gin only`` for an ace, ``spades double`` for a spade."""
+    up = obs.get("upcard")
+    if obs.get("variant") != "oklahoma" or not up or "hand" not in obs:
+        return []
+    notes = []
+    limit = obs.get("knock_limit")
+    if limit == 0:
+        notes.append(f"gin only (the upcard {up} is an ace: no knocking this hand)")
+    elif limit is not None:
+        notes.append(f"knock limit {limit} (set by the upcard {up})")
+    if obs.get("options", {}).get("spades_double") and up[-1:] == "s":
+        notes.append(f"spades double (the upcard {up} is a spade: this hand scores double)")
+    return notes
+
+
+def top_discard_label(obs: Mapping[str, Any]) -> str:
+    """The top of the discard pile: the upcard while it is being offered, the top discard after."""
+    return "Upcard" if obs.get("phase") == "upcard" else "Top discard"
 
 
 def no_hand_line(obs: Mapping[str, Any]) -> str:

@@ -36,7 +36,7 @@ from ..finish import file_finished_game, solitaire_analysis
 from ..options import VARIANTS, option_help, options_for
 from ..record import summary as record_summary
 from ..session import HUMAN, ComputerPlayerError, Session, make_session, viewer_seat
-from ..words import clean_names, default_players, just_drawn, no_hand_line, result_lines
+from ..words import clean_names, default_players, just_drawn, no_hand_line, result_lines, upcard_notes
 from .widgets import KEY_LABELS, HandView, PileView, ScoreSheet, cards_text, palette_name
 
 if TYPE_CHECKING:
@@ -680,11 +680,11 @@ class GameScreen(Screen[None]):
             opp = [f"{players[i]} ({k})" for i, k in enumerate(kinds) if k != HUMAN]
             if opp:
                 parts.append("v. " + ", ".join(opp))
-        if obs.get("knock_limit") is not None and obs.get("hand"):
-            kl = obs["knock_limit"]
-            parts.append(f"knock limit {kl}" + (" (gin only)" if kl == 0 else ""))
-        if v == "oklahoma" and obs.get("options", {}).get("spades_double") and obs.get("upcard", "x")[-1:] == "s":
-            parts.append("spades double!")
+        notes = upcard_notes(obs)  # Oklahoma: the knock limit, gin only, spades double, all hand
+        if notes:
+            parts.extend(notes)
+        elif obs.get("knock_limit") is not None and obs.get("hand"):
+            parts.append(f"knock limit {obs['knock_limit']}")
         if "roles" in obs:
             r = obs["roles"]
             parts.append(
