@@ -505,3 +505,49 @@ def test_cards_glide_unless_reduced_motion_is_asked(browser: Any, tmp_path: Path
         p.close()
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_every_screen_at_both_sizes(browser: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    """The lobby, a game in play (with a hint, and with every display switch), the statistics, the
+    keys and the rules: a screenshot of each, no serious axe violation, nothing wider than the screen."""
+    server, base = serve(tmp_path, 29, history=True)
+    try:
+        p = Phone(browser, base, size, touch=False)
+        p.goto("/")
+        p.page.wait_for_selector("#new-opponent option", state="attached")
+        problems = axe_problems(p.page)
+        p.shot("screen-lobby")
+        p.start("three", "greedy")
+        p.deal()
+        p.wait_turn()
+        if p.page.locator("#hint").count():
+            p.page.click("#hint")
+            p.page.wait_for_selector("#hint-box:not([hidden])")
+        problems += axe_problems(p.page)
+        p.shot("screen-three")
+        if size == PHONE:
+            p.page.click("#nav-display")
+        for pref in ("#pref-four", "#pref-contrast"):
+            p.page.click(pref)
+        problems += axe_problems(p.page)
+        p.shot("screen-three-contrast")
+        for pref in ("#pref-four", "#pref-contrast"):
+            p.page.click(pref)
+        assert p.page.evaluate("() => document.documentElement.scrollWidth") <= size[0]
+        p.page.click("#nav-stats")
+        p.page.wait_for_selector("svg.chart")
+        problems += axe_problems(p.page)
+        p.shot("screen-statistics")
+        p.page.keyboard.press("?")
+        p.page.locator("#help").wait_for(state="visible")
+        p.shot("screen-keys")
+        p.page.keyboard.press("Escape")
+        p.page.keyboard.press("r")
+        p.page.wait_for_selector("#rules-body section")
+        p.shot("screen-rules")
+        assert problems == [], "\n".join(problems)
+        assert p.errors == []
+        p.close()
+    finally:
+        server.stop()
