@@ -19,7 +19,7 @@ are their first ten cards):
   shortcut that can miss the best discard; it is checked and reported, not used as the anchor),
   and RLCard's own best-discard routine (``GinRummyNoviceRuleAgent._get_best_discards``,
   eleven ``get_meld_clusters`` searches).
-* Batches: ``melds.min_deadwood_many(list)`` (list in, list out), ``fastmelds.min_deadwood_batch``
+* Batches: ``fastmelds.min_deadwood_many(list)`` (list in, list out), ``fastmelds.min_deadwood_batch``
   and ``fastmelds.best_discards_batch`` on a uint64 array, against the per-call anchors.
 
 Anchors get their best case: their card lists are built before the clock starts.  Every case is
@@ -202,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     checks: list[tuple[str, bool]] = []
 
     # Warm up: NumPy's import and the vectorised engine's tables are built on first use.
-    melds.min_deadwood_many(h10[:1000])
+    fastmelds.min_deadwood_many(h10[:1000])
     if have_np:
         fastmelds.best_discards_batch(h11[:1000])
     if jit is not None:
@@ -253,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
         rl_in = [rl.discard_inputs(h) for h in h11[:n_rl]]
         cases.append(Case("rl_10", lambda: [rl.min_deadwood(x) for x in rl10], n_rl))
         cases.append(Case("rl_11", lambda: [rl.best_discards(e, s) for e, s in rl_in], n_rl))
-    cases.append(Case("many_10", lambda: melds.min_deadwood_many(h10), n))
+    cases.append(Case("many_10", lambda: fastmelds.min_deadwood_many(h10), n))
     if have_np:
         import numpy as np
 
@@ -264,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
         dw, cards = fastmelds.best_discards_batch(a11)
         checks.append(("min_deadwood_batch", fastmelds.min_deadwood_batch(a10).tolist() == our10))
         checks.append(("best_discards_batch", list(zip(dw.tolist(), cards.tolist(), strict=True)) == our11))
-    checks.append(("min_deadwood_many", melds.min_deadwood_many(h10) == our10))
+    checks.append(("min_deadwood_many", fastmelds.min_deadwood_many(h10) == our10))
     if jit is not None:
         import numpy as np
 
@@ -293,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
         "os_11": "OpenSpiel 11 x min_deadwood (10-card sub-hands)",
         "os_11_single": "(OpenSpiel one call on 11 cards: not exact)",
         "rl_11": "RLCard _get_best_discards",
-        "many_10": "melds.min_deadwood_many(list -> list), 10 cards",
+        "many_10": "fastmelds.min_deadwood_many(list -> list), 10 cards",
         "batch_10": "fastmelds.min_deadwood_batch(uint64 array), 10 cards",
         "batch_11": "fastmelds.best_discards_batch(uint64 array), 11 cards",
         "jit_10": "jitmelds.min_deadwood_batch (numba), 10 cards",

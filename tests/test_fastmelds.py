@@ -155,14 +155,14 @@ def test_rejects_non_masks(bad: list[object]) -> None:
 
 def test_min_deadwood_many_uses_batch_and_stays_identical() -> None:
     hands = random_hands(9, 5_000, range(12), SET_RICH_POOL) + random_hands(10, 5_000, range(12))
-    assert melds.min_deadwood_many(hands) == pure_md(hands)
-    assert all(type(x) is int for x in melds.min_deadwood_many(hands))
-    assert melds.min_deadwood_many(iter(hands)) == pure_md(hands)
-    small = hands[: melds._VECTOR_MIN - 1]
-    assert melds.min_deadwood_many(small) == pure_md(small)
+    assert fastmelds.min_deadwood_many(hands) == pure_md(hands)
+    assert all(type(x) is int for x in fastmelds.min_deadwood_many(hands))
+    assert fastmelds.min_deadwood_many(iter(hands)) == pure_md(hands)
+    small = hands[: fastmelds.VECTOR_MIN - 1]
+    assert fastmelds.min_deadwood_many(small) == pure_md(small)
     # Anything the vectorised path refuses goes through the loop, with its old behaviour.
     with pytest.raises(TypeError):
-        melds.min_deadwood_many([1.5] * melds._VECTOR_MIN)
+        fastmelds.min_deadwood_many([1.5] * fastmelds.VECTOR_MIN)
 
 
 def test_fallback_without_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -172,4 +172,4 @@ def test_fallback_without_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
     assert fastmelds.min_deadwood_batch(hands) == pure_md(hands)
     dw, cards = fastmelds.best_discards_batch(hands)
     assert (dw, cards) == pure_bd(hands)
-    assert melds.min_deadwood_many(hands) == pure_md(hands)
+    assert fastmelds.min_deadwood_many(hands) == pure_md(hands)

@@ -34,7 +34,7 @@ from array import array
 from collections.abc import Iterable
 from functools import cache
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from . import melds
 from .errors import CardError
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     Int64Array = npt.NDArray[np.int64]
     Int32Array = npt.NDArray[np.int32]
 
-__all__ = ["CHUNK", "best_discards_batch", "have_numpy", "min_deadwood_batch"]
+__all__ = ["CHUNK", "best_discards_batch", "have_numpy", "min_deadwood_batch", "min_deadwood_many"]
 
 CHUNK = 1 << 15
 """Hands scored per step: small enough that a step's arrays stay in the processor's cache."""
@@ -240,6 +240,30 @@ def _too_many_ways(np: Any, tb: _Tables, h: Int64Array, t: Int64Array) -> Any:
     return np.array([_pure_ways(int(x)) > _MAX_WAYS for x in h], dtype=bool)
 
 
+VECTOR_MIN: Final = 512
+"""Batches from this size on use the vectorised engine when NumPy is there (below it the loop wins)."""
+
+
+def min_deadwood_many(hands: Iterable[int]) -> list[int]:
+    """Minimum deadwood of many masks, list in, list out (the simulator's batch entry point).
+
+    A large batch goes through the vectorised engine when NumPy is installed, with the same
+    results; otherwise, and for small batches, through :func:`ginrummy.melds.min_deadwood_many`.
+    """
+    try:
+        big = len(hands) >= VECTOR_MIN  # type: ignore[arg-type]  # an iterator has no len: the loop takes it
+    except TypeError:
+        big = False
+    if big and have_numpy():
+        try:
+            out: list[int] = min_deadwood_batch(hands).tolist()
+        except CardError:
+            pass  # not all 52-bit masks: the loop behaves as it always did
+        else:
+            return out
+    return melds.min_deadwood_many(hands)
+
+
 def min_deadwood_batch(hands: Iterable[int] | Any) -> Any:
     """The exact minimum deadwood of each hand (52-bit masks, as a list or a NumPy integer array).
 
@@ -249,7 +273,7 @@ def min_deadwood_batch(hands: Iterable[int] | Any) -> Any:
     """
     np = _numpy()
     if np is None:
-        return melds._min_deadwood_many_pure([melds.hand_mask(h) for h in hands])
+        return melds.min_deadwood_many([melds.hand_mask(h) for h in hands])
     tb = _tables()
     h = _as_masks(np, hands)
     n = h.size

@@ -252,34 +252,13 @@ def _min_deadwood_sets(m: int, t: int) -> int:
     return best
 
 
-def min_deadwood_many(hands: Sequence[int]) -> list[int]:
-    """Minimum deadwood of many masks in one call (the simulator's batch entry point).
+def min_deadwood_many(hands: Iterable[int]) -> list[int]:
+    """Minimum deadwood of many masks in one call: the reference loop, with the lookups hoisted.
+    (:func:`ginrummy.fastmelds.min_deadwood_many` sends large batches to the vectorised engine.)
 
-    A large batch goes through the vectorised engine (:mod:`ginrummy.fastmelds`) when NumPy is
-    installed, with the same results; otherwise, and for small batches, through the loop below.
+    >>> min_deadwood_many([int(CardSet.parse("As 2s 3s")), int(CardSet.parse("Kc Kd"))])
+    [0, 20]
     """
-    try:
-        big = len(hands) >= _VECTOR_MIN
-    except TypeError:  # an iterator: the loop takes it as it always did
-        big = False
-    if big:
-        from . import fastmelds
-
-        if fastmelds.have_numpy():
-            try:
-                out: list[int] = fastmelds.min_deadwood_batch(hands).tolist()
-            except CardError:
-                pass  # not all 52-bit masks: the loop below behaves as it always did
-            else:
-                return out
-    return _min_deadwood_many_pure(hands)
-
-
-_VECTOR_MIN: Final = 512
-"""Batches from this size on use the vectorised engine when NumPy is there (below it the loop wins)."""
-
-
-def _min_deadwood_many_pure(hands: Sequence[int]) -> list[int]:
     rd = RUN_DEADWOOD
     out: list[int] = []
     append = out.append
