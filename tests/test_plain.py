@@ -196,3 +196,32 @@ def test_oklahoma_upcard_announced_all_hand_and_the_top_discard_named(seed: int,
     later = [b for b in blocks[1:] if "Top discard: " in b]  # after the upcard phase: shown with the hand
     assert later, text
     assert all(says in b and "Upcard: " not in b for b in later), text
+
+
+class _DrawAndDiscard(io.StringIO):
+    """Two people at one terminal who pass the upcard, then draw and throw back what they drew."""
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        s = self.session
+        if s.state.is_hand_over or s.human_to_act() is None:
+            return "quit\n"
+        legal = s.observation(s.human_to_act() or 0)["legal_actions"]
+        if "pass" in legal:
+            return "pass\n"
+        if "draw" in legal:
+            return "draw\n"
+        return f"discard {s.moves()[-1].drawn}\n"
+
+
+def test_the_wall_is_called_the_wall_not_draw() -> None:
+    s = make_session("classic", seats=["human", "human"], deal_seed=4)
+    out = io.StringIO()
+    assert PlainGame(s, None, "g1", inp=_DrawAndDiscard(s), out=out).run() == 0
+    text = out.getvalue()
+    assert s.state.results[-1].result == "draw", text[-500:]
+    assert "Hand 1 is over (the wall)." in text
+    assert "(draw)" not in text

@@ -30,6 +30,7 @@ from .words import (
     default_players,
     no_hand_line,
     result_lines,
+    result_name,
     score_lines,
     target_of,
     top_discard_label,
@@ -266,7 +267,7 @@ class PlainGame:
         obs = self.obs()
         res = obs.get("result")
         if res:
-            self.say(f"Hand {obs['hand_number']} is over ({res['result']}).")
+            self.say(f"Hand {obs['hand_number']} is over ({result_name(res['result'])}).")
             for line in result_lines(res.get("explanation", []), obs["players"], self.session.seats):
                 self.say("  " + line)
             if any(e.reason for e in self.session.moves()):

@@ -44,6 +44,7 @@ __all__ = [
     "no_hand_line",
     "reason_line",
     "result_lines",
+    "result_name",
     "score_lines",
     "sitter_line",
     "target_of",
@@ -196,6 +197,14 @@ _YOU_VERBS = {
     "draws": "draw",
     "takes": "take",
 }
+
+
+RESULT_NAMES = {"draw": "the wall", "big-gin": "big gin"}  # the engine's kind "draw" is not the draw command
+
+
+def result_name(kind: str) -> str:
+    """How a hand's end is named to people: ``the wall`` (rule 1.9, a void hand), ``big gin``..."""
+    return RESULT_NAMES.get(kind, kind)
 
 
 def result_lines(explanation: Sequence[str], players: Sequence[str], seats: Sequence[str]) -> list[str]:

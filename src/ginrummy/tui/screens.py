@@ -36,7 +36,15 @@ from ..finish import file_finished_game, solitaire_analysis
 from ..options import VARIANTS, option_help, options_for
 from ..record import summary as record_summary
 from ..session import HUMAN, ComputerPlayerError, Session, make_session, viewer_seat
-from ..words import clean_names, default_players, just_drawn, no_hand_line, result_lines, upcard_notes
+from ..words import (
+    clean_names,
+    default_players,
+    just_drawn,
+    no_hand_line,
+    result_lines,
+    result_name,
+    upcard_notes,
+)
 from .widgets import KEY_LABELS, HandView, PileView, ScoreSheet, cards_text, palette_name
 
 if TYPE_CHECKING:
@@ -910,7 +918,7 @@ class GameScreen(Screen[None]):
             return
         four = self.palette
         players = obs["players"]
-        t = Text(f"Hand {obs['hand_number']}: {res['result']}\n", style="bold")
+        t = Text(f"Hand {obs['hand_number']}: {result_name(res['result'])}\n", style="bold")
         defender = self.session.defender()
         if res.get("knocker") is not None and "knocker_melds" in res and defender is not None:
             k, d = res["knocker"], defender
