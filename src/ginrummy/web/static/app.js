@@ -1629,7 +1629,8 @@
   }
   /** The rules of the game in play (or of the game chosen in the lobby), from the server's rule book. */
   async function showRules() {
-    const v = S.view === "game" && S.obs ? S.obs.variant : $("new-variant").value || "classic";
+    const v = S.view === "game" && S.obs ? S.obs.variant : $("new-variant").value;
+    if (!v) return; // the lobby's games not loaded yet
     const dlg = $("rules-dialog");
     const body = fill($("rules-body"), el("p", {}, "Loading the rules…"));
     $("rules-title").textContent = `Rules: ${variantTitle(v)}`;
