@@ -23,7 +23,7 @@ import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .actions import (
     ACTIONS,
@@ -52,6 +52,7 @@ from .melds import (
     lay_off_all,
     min_deadwood,
 )
+from .observe import MaskObservation, observe, observe_masks
 from .options import (
     GinSolitaireOptions,
     Options,
@@ -69,9 +70,6 @@ from .scoring import (
     table_hand_points,
     three_rotation,
 )
-
-if TYPE_CHECKING:
-    from .observe import MaskObservation
 
 __all__ = ["RECORD_FORMAT", "SEATS", "Cut", "HandResult", "Phase", "ResultKind", "State"]
 
@@ -1264,18 +1262,12 @@ class State:
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may know, as JSON-ready data: never another hand's hidden cards nor the
         order of the stock (a security boundary for every front end)."""
-        seat = self._seat(seat)
-        from .observe import observe
-
-        return observe(self, seat)
+        return observe(self, self._seat(seat))
 
     def observation_masks(self, seat: int) -> MaskObservation:
         """:meth:`observation` as card masks and numbers, for encoders on hot paths (the RL
         environments): the same knowledge under the same rules, see :class:`ginrummy.observe.MaskObservation`."""
-        seat = self._seat(seat)
-        from .observe import observe_masks
-
-        return observe_masks(self, seat)
+        return observe_masks(self, self._seat(seat))
 
     def __repr__(self) -> str:
         return f"<State {self.variant} hand {self.hand_number} phase {self.phase} totals {self.totals}>"
