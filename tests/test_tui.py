@@ -659,3 +659,33 @@ def test_the_solitaires_show_the_card_just_drawn(tmp_path: Path, variant: str) -
             assert f"draw {drawn}" in "\n".join(str(line) for line in screen.query_one("#log").lines)
 
     asyncio.run(run())
+
+
+def test_ctrl_d_asks_before_deleting_a_game_in_progress(tmp_path: Path) -> None:
+    from ginrummy.session import make_session
+    from ginrummy.tui.screens import ConfirmScreen
+
+    store = Store(tmp_path)
+    store.save_game("g-keep", make_session("classic", seats=["human", "greedy"], deal_seed=3))
+    store.release_game("g-keep")
+
+    async def run() -> None:
+        app = GinRummyApp(computer_delay=0, store=store)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, StartScreen))
+            await pilot.pause()
+            await pilot.press("ctrl+d")
+            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            assert [g.id for g in store.saved_games()] == ["g-keep"]  # nothing yet
+            await pilot.press("enter")  # the default answer is No
+            await wait_for(pilot, lambda: isinstance(app.screen, StartScreen))
+            assert [g.id for g in store.saved_games()] == ["g-keep"]
+            await pilot.press("ctrl+d")
+            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            await pilot.press("y")
+            await wait_for(pilot, lambda: store.saved_games() == [])
+            await wait_for(pilot, lambda: isinstance(app.screen, StartScreen))
+            await pilot.press("ctrl+d")  # nothing left: it says so
+            await wait_for(pilot, lambda: any("No saved game to delete" in str(n.message) for n in app._notifications))
+
+    asyncio.run(run())

@@ -50,7 +50,7 @@ from .widgets import KEY_LABELS, HandView, PileView, ScoreSheet, cards_text, pal
 if TYPE_CHECKING:
     from .app import GinRummyApp
 
-__all__ = ["GameScreen", "HelpScreen", "StartScreen", "StatsScreen", "StoreErrorScreen"]
+__all__ = ["ConfirmScreen", "GameScreen", "HelpScreen", "StartScreen", "StatsScreen", "StoreErrorScreen"]
 
 VARIANT_TITLES = {
     "classic": "Classic Gin Rummy (two players)",
@@ -376,13 +376,21 @@ class StartScreen(Screen[None]):
         self.app.push_screen(StatsScreen())
 
     def action_delete_saved(self) -> None:
-        """Forget the highlighted saved game (ctrl+d on the list)."""
+        """Forget the highlighted saved game (ctrl+d on the list), once the person confirms."""
         saved = self.query_one("#saved", OptionList)
         store = _app(self).store
         if store is None or saved.highlighted is None or not saved.option_count:
+            self.notify("No saved game to delete." if store is not None else "Games are not being saved here.")
             return
-        game_id = saved.get_option_at_index(saved.highlighted).id
-        if game_id:
+        option = saved.get_option_at_index(saved.highlighted)
+        game_id = option.id
+        if not game_id:
+            return
+
+        def answered(yes: bool | None) -> None:
+            if not yes:
+                self.notify("Nothing was deleted.")
+                return
             try:
                 store.delete_game(game_id)
             except StoreError as exc:  # open in another program, or the disk failed
@@ -390,6 +398,10 @@ class StartScreen(Screen[None]):
                 return
             self.notify("The saved game was deleted.")
             self.refresh_saved()
+
+        question = Text("Delete this game in progress? It cannot be resumed afterwards.\n\n")
+        question.append_text(Text(str(option.prompt)))
+        self.app.push_screen(ConfirmScreen(question), answered)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
@@ -1306,6 +1318,37 @@ class HelpScreen(ModalScreen[None]):
     @on(Button.Pressed, "#close-help")
     def close(self) -> None:
         self.app.pop_screen()
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question before something that cannot be undone: y or Enter on Yes, n or Esc for no."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n", "answer(False)", "No"),
+        Binding("escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: Text | str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm"):
+            yield Static(self.question, id="confirm-text")
+            with Horizontal(id="confirm-buttons"):
+                yield Button("Yes, delete (y)", id="confirm-yes", variant="error")
+                yield Button("No (n, Esc)", id="confirm-no", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#confirm-no", Button).focus()  # the safe answer is the default
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+    @on(Button.Pressed)
+    def pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "confirm-yes")
 
 
 class StoreErrorScreen(Screen[None]):
