@@ -453,8 +453,9 @@ def test_snapshot_classic_mid_hand(tmp_path: Path, request: pytest.FixtureReques
         await pilot.press("n")
         screen = pilot.app.screen
         await wait_for(pilot, lambda: screen.session.human_to_act() is not None)
-        await pilot.press("p")
-        await wait_for(pilot, lambda: screen.session.human_to_act() is not None)
+        if "pass" in screen.legal():  # a key that cannot act now would say so on the screenshot
+            await pilot.press("p")
+            await wait_for(pilot, lambda: screen.session.human_to_act() is not None)
         await pilot.press("s", "2")
         # Let every re-render settle before the screenshot (one pause was not always enough on a busy machine).
         for _ in range(5):
@@ -687,5 +688,32 @@ def test_ctrl_d_asks_before_deleting_a_game_in_progress(tmp_path: Path) -> None:
             await wait_for(pilot, lambda: isinstance(app.screen, StartScreen))
             await pilot.press("ctrl+d")  # nothing left: it says so
             await wait_for(pilot, lambda: any("No saved game to delete" in str(n.message) for n in app._notifications))
+
+    asyncio.run(run())
+
+
+def test_keys_that_cannot_act_say_why(tmp_path: Path) -> None:
+    def said(app: GinRummyApp, text: str) -> bool:
+        return any(text in str(n.message) for n in app._notifications)
+
+    async def run() -> None:
+        app = make_app(tmp_path, "classic", seats=["human", "greedy"], deal_seed=30)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            await pilot.press("s")  # before the deal
+            await wait_for(pilot, lambda: said(app, "You cannot draw from the stock: no hand is in play (n deals"))
+            await pilot.press("h")
+            await wait_for(pilot, lambda: said(app, "You cannot have a hint: no hand is in play"))
+            await pilot.press("n")
+            await wait_for(pilot, lambda: screen.session.human_to_act() is not None)
+            legal = screen.legal()
+            before = len(screen.session.state.logs[-1].actions)
+            assert "discard" not in " ".join(legal)
+            await pilot.press("d")
+            await wait_for(pilot, lambda: said(app, "You cannot discard now; you can "))
+            await pilot.press("n")
+            await wait_for(pilot, lambda: said(app, "You cannot deal: the hand in play is not over."))
+            assert len(screen.session.state.logs[-1].actions) == before and screen.legal() == legal  # unchanged
 
     asyncio.run(run())

@@ -33,6 +33,7 @@ from .engine import SOLO
 
 __all__ = [
     "action_words",
+    "cannot_line",
     "card_list",
     "clean_name",
     "clean_names",
@@ -250,6 +251,42 @@ def upcard_notes(obs: Mapping[str, Any]) -> list[str]:
 def top_discard_label(obs: Mapping[str, Any]) -> str:
     """The top of the discard pile: the upcard while it is being offered, the top discard after."""
     return "Upcard" if obs.get("phase") == "upcard" else "Top discard"
+
+
+_DOING = {
+    "draw": "draw from the stock",
+    "take": "take the discard",
+    "pass": "pass",
+    "discard": "discard",
+    "knock": "knock",
+    "gin": "go gin",
+    "big": "declare big gin",
+    "deal": "deal",
+    "hint": "have a hint",
+}
+
+
+def cannot_line(
+    what: str,
+    legal: Sequence[str],
+    *,
+    game_over: bool = False,
+    between_hands: bool = False,
+    playing: str | None = None,
+) -> str:
+    """Why a key or command cannot act now, in one short line, with what can be done instead:
+    ``You cannot knock now; you can discard.``  ``legal`` is the viewer's legal actions."""
+    doing = _DOING.get(what, what)
+    if game_over:
+        return f"You cannot {doing}: the game is over (n starts a new one)."
+    if what == "deal":
+        return "You cannot deal: the hand in play is not over."
+    if between_hands:
+        return f"You cannot {doing}: no hand is in play (n deals the next)."
+    if not legal:
+        return f"You cannot {doing}: it is {clean_name(playing)}'s turn." if playing else f"You cannot {doing} now."
+    can = list(dict.fromkeys(_DOING.get(a.split()[0], a) for a in legal))
+    return f"You cannot {doing} now; you can {', '.join(can[:-1]) + ' or ' if len(can) > 1 else ''}{can[-1]}."
 
 
 def no_hand_line(obs: Mapping[str, Any]) -> str:

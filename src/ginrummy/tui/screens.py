@@ -37,6 +37,7 @@ from ..options import VARIANTS, option_help, options_for
 from ..record import summary as record_summary
 from ..session import HUMAN, ComputerPlayerError, Session, make_session, viewer_seat
 from ..words import (
+    cannot_line,
     clean_names,
     default_players,
     just_drawn,
@@ -656,8 +657,6 @@ class GameScreen(Screen[None]):
         self._show_status(obs)
         self._show_captain(obs)
         self._show_buttons(obs)
-        # The footer re-asks check_action only when told: keep its keys in step with what is legal now.
-        self.refresh_bindings()
         self._show_result(obs)
         if s.state.needs_deal:
             self._save_commitment()
@@ -671,7 +670,7 @@ class GameScreen(Screen[None]):
         if v in SOLO:
             self.query_one("#piles").set_class(True, "solo")
         # The footer lists the general keys only: rebuilding it after every move is slow, and the
-        # action buttons above already show exactly the legal moves (check_action gates the keys).
+        # action buttons above already show exactly the legal moves (a key that cannot act now says why).
 
     def _save_commitment(self) -> None:
         """The next deal's commitment is on screen: save it with the game, so that a resumed game
@@ -1073,30 +1072,34 @@ class GameScreen(Screen[None]):
         return True
 
     # -- actions (keys and buttons) ----------------------------------------------------------------
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Footer and keys offer only what is legal now."""
-        if action == "play":
-            legal = self.legal()
-            what = parameters[0] if parameters else ""
-            if what in ("draw", "take", "pass"):
-                return what in legal
-            if what == "discard":
-                return any(a.startswith("discard") for a in legal)
-            if what == "knock":
-                return any(a.startswith("knock") for a in legal)
-            if what == "gin":
-                return any(a.startswith("gin") for a in legal)
-            if what == "big":
-                return "gin" in legal
-        if action == "next_hand":
-            return self.session.state.needs_deal or self.session.state.is_terminal
-        if action == "hint":
-            return bool(self.legal())
-        return True
+    def can(self, what: str) -> bool:
+        """Whether the play key ``what`` (draw, take, pass, discard, knock, gin, big) can act now."""
+        legal = self.legal()
+        if what in ("draw", "take", "pass"):
+            return what in legal
+        if what == "big":
+            return "gin" in legal
+        return any(a.split()[0] == what for a in legal)
+
+    def cannot(self, what: str) -> None:
+        """Say briefly why ``what`` cannot be done now (the words are :func:`ginrummy.words.cannot_line`)."""
+        s = self.session
+        playing = s.names[s.to_act] if s.to_act is not None else None
+        line = cannot_line(
+            what,
+            self.legal(),
+            game_over=s.state.is_terminal,
+            between_hands=s.state.needs_deal or not s.state.logs,
+            playing=playing,
+        )
+        self.notify(line, severity="warning", timeout=4, markup=False)
 
     def action_play(self, what: str) -> None:
         legal = self.legal()
         sel = self.selected
+        if not self.can(what) and (what not in ("knock", "gin") or not any(a.startswith("discard") for a in legal)):
+            self.cannot(what)  # knock and gin in the discard phase say more below (the limit, the card)
+            return
         if what in ("draw", "take", "pass"):
             self.human(what)
             return
@@ -1153,7 +1156,7 @@ class GameScreen(Screen[None]):
             self._new_game_same_settings()
             return
         if not s.state.needs_deal:
-            self.notify("The hand in play is not over.", severity="warning")
+            self.cannot("deal")
             return
         n = s.state.hand_number + 1
         commit = s.commitment_for_next_deal()
@@ -1181,6 +1184,9 @@ class GameScreen(Screen[None]):
     def action_hint(self) -> None:
         s = self.session
         seat = self.viewer
+        if not self.legal():
+            self.cannot("hint")
+            return
         try:
             advice = s.hint(seat)
         except ImportError:
