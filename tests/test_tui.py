@@ -717,3 +717,28 @@ def test_keys_that_cannot_act_say_why(tmp_path: Path) -> None:
             assert len(screen.session.state.logs[-1].actions) == before and screen.legal() == legal  # unchanged
 
     asyncio.run(run())
+
+
+def test_at_80x24_the_hands_scoring_is_reached_by_keyboard(tmp_path: Path) -> None:
+    async def run() -> None:
+        app = make_app(tmp_path, "classic", deal_seed=HAND_SEEDS["classic"])
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await play_one_hand(pilot, app)
+            table = screen.query_one("#table")
+            result = screen.query_one("#result")
+            await wait_for(pilot, lambda: result.display and result.region.height > 0)
+            assert table.max_scroll_y > 0  # it does not fit: the scoring lies below the fold
+            for _ in range(30):  # Tab reaches the table
+                if app.focused is table:
+                    break
+                await pilot.press("tab")
+            assert app.focused is table
+            await pilot.press("home")
+            await wait_for(pilot, lambda: table.scroll_y == 0)
+            await pilot.press("end")
+            await wait_for(pilot, lambda: table.scroll_y == table.max_scroll_y)
+            await pilot.pause()
+            assert result.region.bottom <= table.region.bottom  # the last scoring line is on screen
+            assert "Hand 1:" in str(result.render())
+
+    asyncio.run(run())

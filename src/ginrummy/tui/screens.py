@@ -46,7 +46,7 @@ from ..words import (
     result_name,
     upcard_notes,
 )
-from .widgets import KEY_LABELS, HandView, PileView, ScoreSheet, cards_text, palette_name
+from .widgets import KEY_LABELS, HandView, PileView, ScoreSheet, TableView, cards_text, palette_name
 
 if TYPE_CHECKING:
     from .app import GinRummyApp
@@ -90,6 +90,7 @@ KEYS_HELP = """\
 | f | four-colour deck (clubs green, diamonds blue) |
 | z | large cards |
 | x | high-contrast theme |
+| Tab, then ↑ ↓ PgUp PgDn Home End | scroll the table (a small terminal: the hand's scoring below) |
 | ? | this help |
 | Esc | back to the menu (the game is saved) |
 | q | quit (the game is saved; you resume next time) |
@@ -492,6 +493,7 @@ class GameScreen(Screen[None]):
         self.message = ""
         self._timer: Timer | None = None
         self._filed = False
+        self._result_shown: tuple[int, bool] | None = None
         self._logged_hand = 0
         self._sheet_key: tuple[Any, ...] = ()
         self.analysis_lines: list[str] = []
@@ -515,7 +517,7 @@ class GameScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="main"):
-            with Vertical(id="table"):
+            with TableView(id="table"):
                 yield Static("", id="info")
                 with Horizontal(id="piles"):
                     yield PileView("stock", id="stock", classes="pile")
@@ -973,6 +975,10 @@ class GameScreen(Screen[None]):
                 t.append("  " + line + "\n")
         _put(w, t)
         w.display = True
+        shown = (obs["hand_number"], self.session.state.is_terminal)
+        if shown != self._result_shown:  # a hand just ended: bring its scoring into view
+            self._result_shown = shown
+            self.call_after_refresh(w.scroll_visible, animate=False)
 
     # -- the flow of play --------------------------------------------------------------------------
     def schedule(self) -> None:

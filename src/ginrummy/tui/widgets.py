@@ -8,12 +8,14 @@ melded cards carry their meld number in the bottom border and the selected card 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from rich import box
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
@@ -24,6 +26,7 @@ __all__ = [
     "HandView",
     "PileView",
     "ScoreSheet",
+    "TableView",
     "card_label",
     "card_markup",
     "cards_text",
@@ -96,6 +99,22 @@ def cards_text(cards: Sequence[str], palette: str = "normal") -> Text:
             continue
         out.append(card_label(c), style=("bold " + colours[c[-1].lower()]).strip())
     return out
+
+
+class TableView(VerticalScroll, inherit_bindings=False):
+    """The table column of the game screen: focusable (Tab) and scrolled by keys (up, down, Page Up,
+    Page Down, Home, End), so that on a small terminal everything below the fold, the end-of-hand
+    scoring above all, can be reached without a mouse.  Left and right stay the hand's keys."""
+
+    can_focus = True
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "scroll_up", "Scroll up", show=False),
+        Binding("down", "scroll_down", "Scroll down", show=False),
+        Binding("home", "scroll_home", "Top", show=False),
+        Binding("end", "scroll_end", "Bottom", show=False),
+        Binding("pageup", "page_up", "Page up", show=False),
+        Binding("pagedown", "page_down", "Page down", show=False),
+    ]
 
 
 class HandView(Widget):
