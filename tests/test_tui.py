@@ -465,6 +465,25 @@ def test_snapshot_classic_mid_hand(tmp_path: Path, request: pytest.FixtureReques
     assert snap_compare(make_app(tmp_path, "classic", deal_seed=5), terminal_size=SIZE, run_before=before)
 
 
+def test_snapshot_classic_mid_hand_80x24(tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    """The game screen on the smallest supported terminal (the same position as at 120x40)."""
+    snap_compare = _snap(request)
+
+    async def before(pilot: Any) -> None:
+        await pilot.press("n")
+        screen = pilot.app.screen
+        await wait_for(pilot, lambda: screen.session.human_to_act() is not None)
+        if "pass" in screen.legal():
+            await pilot.press("p")
+            await wait_for(pilot, lambda: screen.session.human_to_act() is not None)
+        await pilot.press("s", "2")
+        for _ in range(5):
+            await pilot.pause(0.05)
+        await pilot.wait_for_scheduled_animations()
+
+    assert snap_compare(make_app(tmp_path, "classic", deal_seed=5), terminal_size=(80, 24), run_before=before)
+
+
 def test_snapshot_solitaire_four_colour(tmp_path: Path, request: pytest.FixtureRequest) -> None:
     snap_compare = _snap(request)
 
