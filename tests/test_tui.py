@@ -651,6 +651,8 @@ def test_a_watched_solitaire_names_the_computer_and_is_not_filed_as_yours(tmp_pa
             text = "\n".join(results)
             assert "You score" not in text and "You win" not in text
             assert "Tui-test score" in text or "Tui-test win" in text
+            info = str(screen.query_one("#info").render())
+            assert "watching the tui-test v. the Joker" in info and "you v." not in info
             await pilot.pause()
             assert store.history() == [] and store.saved_games() == []
 

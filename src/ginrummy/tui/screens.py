@@ -693,8 +693,9 @@ class GameScreen(Screen[None]):
         kinds = obs.get("seat_kinds", [])
         if v in SOLO:
             if kinds and kinds[0] != HUMAN:
-                parts.append(f"watching the {kinds[0]}")
-            parts.append("you v. the Joker")
+                parts.append(f"watching the {kinds[0]} v. the Joker")
+            else:
+                parts.append("you v. the Joker")
         else:
             if "dealer" in obs and v != "three":
                 parts.append(f"dealer {players[obs['dealer']]}")
