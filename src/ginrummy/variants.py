@@ -57,6 +57,9 @@ class Variant:
     joker: Literal["none", "in_pack", "after_deal"] = "none"
     """Where the Joker is: none; shuffled into a 53-card pack (solitaire, rule 3.1); or shuffled
     into the 41 cards left after eleven are dealt (Gin Solitaire, rule 4.1)."""
+    rule_sections: tuple[str, ...] = ("0", "1")
+    """The numbered sections of the rule book (docs/rules.md) that are this variant's rules, besides
+    its options table (section 5): what the apps show as its rules."""
 
     @property
     def default_target(self) -> int:
@@ -81,6 +84,7 @@ VARIANTS: Final[tuple[Variant, ...]] = (
         False,
         TableOptions,
         upcard_sets_limit=True,
+        rule_sections=("0", "1", "1b"),
     ),
     Variant(
         "hollywood",
@@ -91,8 +95,18 @@ VARIANTS: Final[tuple[Variant, ...]] = (
         TableOptions,
         target_option="hollywood_target",
         three_games=True,
+        rule_sections=("0", "1", "1c"),
     ),
-    Variant("three", "Three-player Gin (box, captain and sitter)", 3, False, True, ThreeOptions, roles=True),
+    Variant(
+        "three",
+        "Three-player Gin (box, captain and sitter)",
+        3,
+        False,
+        True,
+        ThreeOptions,
+        roles=True,
+        rule_sections=("0", "1", "2"),
+    ),
     Variant(
         "solitaire",
         "Solitaire Gin Rummy against the Joker (Games Magazine)",
@@ -101,6 +115,7 @@ VARIANTS: Final[tuple[Variant, ...]] = (
         False,
         SolitaireOptions,
         joker="in_pack",
+        rule_sections=("0", "3"),
     ),
     Variant(
         "gin-solitaire",
@@ -110,6 +125,7 @@ VARIANTS: Final[tuple[Variant, ...]] = (
         False,
         GinSolitaireOptions,
         joker="after_deal",
+        rule_sections=("0", "3", "4"),
     ),
 )
 """Every variant, in the order menus and help list them."""

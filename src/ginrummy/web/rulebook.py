@@ -10,19 +10,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-__all__ = ["RULES_FILE", "SECTIONS", "variant_rules"]
+from ..variants import find_variant
+
+__all__ = ["RULES_FILE", "section_ids", "variant_rules"]
 
 RULES_FILE = Path(__file__).parent / "docs" / "rules.md"
-
-# The sections of the rule book that make up each variant's rules (section 5: its options table).
-SECTIONS: dict[str, tuple[str, ...]] = {
-    "classic": ("0", "1", "5:classic"),
-    "oklahoma": ("0", "1", "1b", "5:oklahoma"),
-    "hollywood": ("0", "1", "1c", "5:hollywood"),
-    "three": ("0", "1", "2", "5:three"),
-    "solitaire": ("0", "3", "5:solitaire"),
-    "gin-solitaire": ("0", "3", "4", "5:gin-solitaire"),
-}
 
 _HEADING = re.compile(r"^(#{2,4})\s+(.*)$")
 _NUMBER = re.compile(r"^(\d+[a-z]?)\.\s")
@@ -96,11 +88,18 @@ def _blocks(lines: list[str]) -> list[dict[str, Any]]:
     return blocks
 
 
+def section_ids(variant: str) -> tuple[str, ...]:
+    """The rule book's sections that make up ``variant``'s rules (from the variant registry), its
+    options table last (``5:<name>``).  The library's error for an unknown variant."""
+    v = find_variant(variant)
+    return (*v.rule_sections, f"5:{v.name}")
+
+
 def variant_rules(variant: str) -> dict[str, Any]:
-    """The rules of ``variant`` as sections of blocks (``KeyError`` for an unknown variant)."""
+    """The rules of ``variant`` as sections of blocks (the library's error for an unknown variant)."""
     sections = _sections()
     out = []
-    for key in SECTIONS[variant]:
+    for key in section_ids(variant):
         if key in sections:
             title, lines = sections[key]
             out.append({"id": key, "title": title, "blocks": _blocks(lines)})

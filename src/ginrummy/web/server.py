@@ -38,6 +38,7 @@ from ..errors import GinRummyError, StoreError
 from ..names import safe_display_name
 from ..options import VARIANTS, option_help
 from ..store import Store
+from ..variants import variant_names
 from .protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
@@ -48,7 +49,7 @@ from .protocol import (
     validate,
     variant_facts,
 )
-from .rulebook import SECTIONS, variant_rules
+from .rulebook import variant_rules
 from .tables import Quotas, Table, TableManager, Tap, default_opponent, dumps
 
 __all__ = ["LOCAL_NAMES", "STATIC_DIR", "Connection", "HostPolicy", "Quotas", "create_app", "is_loopback", "is_owner"]
@@ -450,7 +451,7 @@ def create_app(
 
     async def rules(request: Request) -> Response:
         variant = request.path_params["variant"]
-        if variant not in SECTIONS:
+        if variant not in variant_names():
             return JSONResponse({"error": f"unknown variant {variant[:40]!r}"}, status_code=404)
         try:
             return JSONResponse(await asyncio.to_thread(variant_rules, variant))
