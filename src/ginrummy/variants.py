@@ -57,6 +57,8 @@ class Variant:
     joker: Literal["none", "in_pack", "after_deal"] = "none"
     """Where the Joker is: none; shuffled into a 53-card pack (solitaire, rule 3.1); or shuffled
     into the 41 cards left after eleven are dealt (Gin Solitaire, rule 4.1)."""
+    dealt: int = 10
+    """Cards dealt to each hand (Gin Solitaire deals eleven, rule 4.1)."""
     rule_sections: tuple[str, ...] = ("0", "1")
     """The numbered sections of the rule book (docs/rules.md) that are this variant's rules, besides
     its options table (section 5): what the apps show as its rules."""
@@ -125,6 +127,7 @@ VARIANTS: Final[tuple[Variant, ...]] = (
         False,
         GinSolitaireOptions,
         joker="after_deal",
+        dealt=11,
         rule_sections=("0", "3", "4"),
     ),
 )

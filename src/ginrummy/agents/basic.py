@@ -21,12 +21,13 @@ from typing import Any, Final
 
 from ..actions import Action
 from ..melds import min_deadwood
+from ..variants import variant_names
 from .base import Agent, Decision, register
 from .knowledge import CARD_INDEX, VALUES, card_mask, obs_rng
 
 __all__ = ["ALL_VARIANTS", "GreedyAgent", "RandomAgent", "greedy_choice"]
 
-ALL_VARIANTS: Final = ("classic", "oklahoma", "hollywood", "three", "solitaire", "gin-solitaire")
+ALL_VARIANTS: Final = variant_names()
 
 
 @register("random", ALL_VARIANTS)

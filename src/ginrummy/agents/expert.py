@@ -42,12 +42,23 @@ from ..actions import Action
 from ..cards import CARDS
 from ..errors import GinRummyError
 from ..melds import best_arrangement, best_defense, best_discards, min_deadwood
+from ..variants import table_variants
 from .base import Agent, Decision, register
-from .knowledge import DISCARD_DELTA, RANK_MATES, RELATED, RUN_DEADWOOD, VALUES, Knowledge, iter_cards, obs_rng
+from .knowledge import (
+    DISCARD_DELTA,
+    RANK_MATES,
+    RELATED,
+    RUN_DEADWOOD,
+    VALUES,
+    Knowledge,
+    iter_cards,
+    obs_rng,
+    obs_variant,
+)
 
 __all__ = ["TABLE_VARIANTS", "Evaluation", "ExpertAgent", "Params", "evaluate", "hand_value"]
 
-TABLE_VARIANTS: Final = ("classic", "oklahoma", "hollywood", "three")
+TABLE_VARIANTS: Final = table_variants()
 
 
 @dataclass(frozen=True)
@@ -401,7 +412,8 @@ def evaluate(
 def _multiplier(k: Knowledge, observation: Mapping[str, Any]) -> float:
     """Rule 1b.3: a spade upcard doubles the hand in Oklahoma (with spades_double)."""
     up = observation.get("upcard")
-    if observation.get("variant") == "oklahoma" and k.options.get("spades_double") and up and up.endswith("s"):
+    v = obs_variant(observation)
+    if v is not None and v.upcard_sets_limit and k.options.get("spades_double") and up and up.endswith("s"):
         return 2.0
     return 1.0
 
@@ -409,7 +421,8 @@ def _multiplier(k: Knowledge, observation: Mapping[str, Any]) -> float:
 def _box(k: Knowledge, observation: Mapping[str, Any], params: Params) -> float:
     """Rule 1.10: the box bonus each hand won brings at the end of the game (three: only with
     end_bonuses)."""
-    if observation.get("variant") == "three" and not k.options.get("end_bonuses"):
+    v = obs_variant(observation)
+    if v is not None and v.roles and not k.options.get("end_bonuses"):
         # No box bonus, but winning a hand keeps (or puts) the winner in the box for the next
         # hand while the loser sits out (rule 2.6): worth about this much.
         return params.three_win_worth

@@ -29,6 +29,7 @@ from typing import Any, Final
 
 from ..cards import CARDS
 from ..melds import RUN_DEADWOOD
+from ..variants import Variant, find_variant, variant_names
 
 __all__ = [
     "CARD_INDEX",
@@ -43,6 +44,7 @@ __all__ = [
     "card_mask",
     "iter_cards",
     "obs_rng",
+    "obs_variant",
 ]
 
 CARD_INDEX: Final[dict[str, int]] = {str(c): int(c) for c in CARDS}
@@ -129,6 +131,13 @@ def obs_rng(seed: int | None, obs: Mapping[str, Any], salt: str = "") -> random.
     return random.Random(key)
 
 
+def obs_variant(obs: Mapping[str, Any]) -> Variant | None:
+    """The variant an observation names (its facts in :mod:`ginrummy.variants`), or ``None`` when
+    it names none it knows."""
+    name = obs.get("variant")
+    return find_variant(name) if name in variant_names() else None
+
+
 @dataclass
 class Knowledge:
     """What one seat knows about the hand in play (table games)."""
@@ -163,7 +172,7 @@ class Knowledge:
         known_cards: Mapping[str, Sequence[str]] = obs.get("known_cards") or {}
         if known_cards:
             opp = int(next(iter(known_cards)))
-        elif obs.get("variant") == "three":
+        elif (v := obs_variant(obs)) is not None and v.roles:
             roles = obs.get("roles") or {}
             opp = int(roles["box"] if roles.get("captain") == seat else roles.get("captain", 1 - seat))
         else:

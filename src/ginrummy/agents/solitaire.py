@@ -59,6 +59,7 @@ from ..actions import Action
 from ..cards import CARDS, JOKER, Card
 from ..errors import GinRummyError
 from ..melds import RUN_DEADWOOD, RUN_MELDED, _set_options, best_discards, min_deadwood
+from ..variants import find_variant, solo_variants
 from .base import Agent, Decision, register
 
 if TYPE_CHECKING:
@@ -87,7 +88,7 @@ __all__ = [
     "three_draw_value",
 ]
 
-SOLO_VARIANTS: Final = ("solitaire", "gin-solitaire")
+SOLO_VARIANTS: Final = solo_variants()
 _SUIT: Final = 0x1FFF
 _VALUES: Final = tuple(c.value for c in CARDS)
 _RANK_MASKS: Final = tuple((1 << r) | (1 << (r + 13)) | (1 << (r + 26)) | (1 << (r + 39)) for r in range(13))
@@ -406,7 +407,7 @@ class SoloRules:
 
     @property
     def dealt(self) -> int:
-        return 11 if self.variant == "gin-solitaire" else 10
+        return find_variant(self.variant).dealt
 
     @property
     def deck_real(self) -> int:
