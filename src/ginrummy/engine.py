@@ -70,13 +70,14 @@ from .scoring import (
     table_hand_points,
     three_rotation,
 )
+from .variants import VARIANTS, Variant, find_variant, solo_variants, table_variants
 
 __all__ = ["RECORD_FORMAT", "SEATS", "Cut", "HandResult", "Phase", "ResultKind", "State"]
 
 RECORD_FORMAT = "ginrummy-record/1"
-SEATS = {"classic": 2, "oklahoma": 2, "hollywood": 2, "three": 3, "solitaire": 2, "gin-solitaire": 2}
-TABLE = ("classic", "oklahoma", "hollywood", "three")
-SOLO = ("solitaire", "gin-solitaire")
+SEATS = {v.name: v.seats for v in VARIANTS}  # read from the registry (ginrummy.variants)
+TABLE = table_variants()
+SOLO = solo_variants()
 
 
 def _verb(name: str, verb: str) -> str:
@@ -235,14 +236,16 @@ class State:
     # ------------------------------------------------------------------ construction
     def __init__(self, variant: str, options: Options, players: Sequence[str]) -> None:
         self.variant = variant
+        # The variant's fixed facts (ginrummy.variants): ask them, never compare self.variant.
+        self.facts: Variant = find_variant(variant)
         self.options = options
         self.players = list(players)
-        self.num_seats = SEATS[variant]
+        self.num_seats = self.facts.seats
         self.logs: list[_HandLog] = []
         self.results: list[HandResult] = []
         self.totals = [0] * self.num_seats
         self.hands_won = [0] * self.num_seats
-        self.hollywood = HollywoodSheet(options.hollywood_target) if variant == "hollywood" else None  # type: ignore[union-attr]
+        self.hollywood = HollywoodSheet(options.hollywood_target) if self.facts.three_games else None  # type: ignore[union-attr]
         # Table games: the seat that deals the next hand; three: (box, captain, sitter).  The first
         # hand's come from the options (RECORD.md: seat 0 deals first unless the cut said otherwise).
         self.dealer = options.first_dealer if isinstance(options, TableOptions) else 0
@@ -272,7 +275,7 @@ class State:
         opts = options_for(variant, options)  # OptionError for a bad variant or option
         n = SEATS[variant]
         if players is None:
-            players = ["You", "Joker"] if variant in SOLO else [f"Player {i + 1}" for i in range(n)]
+            players = ["You", "Joker"] if find_variant(variant).solo else [f"Player {i + 1}" for i in range(n)]
         if isinstance(players, (str, bytes)) or not isinstance(players, Iterable):
             raise OptionError(f"players must be a list of {n} names, got {show(players)}")
         players = list(players)
@@ -326,7 +329,7 @@ class State:
         neither, a fresh ``secrets`` seed).  Only before the first deal, and not in the solitaires.
         The result is kept in the options (``first_dealer``; ``first_box``, ``first_captain``), so the record says
         who dealt first; the cut itself is not undone by :meth:`undo`."""
-        if self.variant in SOLO:
+        if self.facts.solo:
             raise IllegalAction(f"there is no cut in {self.variant}")
         if self.logs:
             raise IllegalAction("the cut comes before the first deal")
@@ -389,12 +392,12 @@ class State:
 
     def deck_for_seed(self, seed: int) -> list[Card]:
         """The deck (top first) that ``seed`` deals in this variant (``ginrummy-shuffle/1``)."""
-        if self.variant == "gin-solitaire":
+        if self.facts.joker == "after_deal":
             stream = ShuffleStream(seed)
             first = stream.shuffle(full_pack())
             rest = stream.shuffle([*first[11:], JOKER])  # rule 4.1: the joker goes into the other 41
             return first[:11] + rest
-        return shuffled(seed, joker=self.variant == "solitaire")
+        return shuffled(seed, joker=self.facts.joker == "in_pack")
 
     def deal(
         self, deck: Sequence[Card | str] | None = None, *, seed: int | None = None, commitment: str | None = None
@@ -421,7 +424,7 @@ class State:
         if isinstance(deck, (str, bytes)) or not isinstance(deck, Iterable):
             raise RecordError(f"a deck is a list of cards, top first, got {show(deck)}")
         cards = [c if isinstance(c, Card) else Card.parse(c) for c in deck]
-        want = full_pack(joker=self.variant in SOLO)
+        want = full_pack(joker=self.facts.solo)
         if sorted(cards) != want:
             seen: set[int] = set()
             for c in cards:
@@ -435,22 +438,22 @@ class State:
                 + (f"; missing {' '.join(missing)}" if missing else "")
                 + (f"; not allowed {' '.join(extra)}" if extra else "")
             )
-        if self.variant == "gin-solitaire" and JOKER in cards[:11]:
+        if self.facts.joker == "after_deal" and JOKER in cards[:11]:
             raise RecordError("a gin-solitaire deck may not have the joker in its top eleven cards (rule 4.1)")
         return cards
 
     def _start_hand(self, deck: list[Card]) -> None:
         self._reset_hand()
-        if self.variant in TABLE:
+        if not self.facts.solo:
             self._start_table(deck)
-        elif self.variant == "solitaire":
+        elif self.facts.joker == "in_pack":
             self._start_solitaire(deck)
         else:
             self._start_gin_solitaire(deck)
 
     def _start_table(self, deck: list[Card]) -> None:
         # RECORD.md / rule 1.3: one card at a time, non-dealer first, then the upcard.
-        if self.variant == "three":
+        if self.facts.roles:
             dealer, nondealer = self.roles[0], self.roles[1]  # rule 2.3: the box deals, the captain plays
         else:
             dealer, nondealer = self.dealer, 1 - self.dealer
@@ -467,7 +470,7 @@ class State:
     def _table_knock_limit(self) -> int:
         opts = self.options
         assert isinstance(opts, (TableOptions, ThreeOptions)) and self.upcard is not None
-        if self.variant == "oklahoma":
+        if self.facts.upcard_sets_limit:
             assert isinstance(opts, TableOptions)
             return oklahoma_knock_limit(self.upcard, opts.oklahoma_ace)  # rule 1b.1
         return opts.knock_limit
@@ -547,9 +550,9 @@ class State:
     @property
     def active_seats(self) -> tuple[int, ...]:
         """Seats that hold cards this hand."""
-        if self.variant in SOLO:
+        if self.facts.solo:
             return (0,)
-        if self.variant == "three":
+        if self.facts.roles:
             if self.logs:  # the hand in play, or just over: the roles have already rotated for the next one
                 return (self.hand_dealer, self.hand_nondealer)
             return (self.roles[0], self.roles[1])
@@ -649,7 +652,7 @@ class State:
         return bool(getattr(self.options, "discard_drawn_upcard_allowed", False))
 
     def _may_end(self) -> bool:
-        if self.variant == "gin-solitaire" and self.opening:
+        if self.facts.joker == "after_deal" and self.opening:
             assert isinstance(self.options, GinSolitaireOptions)
             return self.options.end_after_opening_discard
         return True
@@ -663,7 +666,7 @@ class State:
     def _big_gin_allowed(self) -> bool:
         if not self.options.big_gin:
             return False
-        return not (self.variant == "gin-solitaire" and self.opening)  # rule 4.3: never with the dealt 11
+        return not (self.facts.joker == "after_deal" and self.opening)  # rule 4.3: never with the dealt 11
 
     # ------------------------------------------------------------------ applying actions
     def apply(self, action: Action | str | int) -> None:
@@ -774,7 +777,7 @@ class State:
         seat = self.current
         assert seat is not None
         k = act.kind
-        if self.variant in SOLO:
+        if self.facts.solo:
             self._do_solo(seat, act)
             return
         if k == "pass":
@@ -851,7 +854,7 @@ class State:
             knocker_deadwood=dk, defender_deadwood=dd, gin=gin, big_gin=big, **self._bonuses()
         )
         mult = 1
-        oklahoma = self.variant == "oklahoma" and isinstance(opts, TableOptions) and opts.spades_double
+        oklahoma = self.facts.upcard_sets_limit and isinstance(opts, TableOptions) and opts.spades_double
         if oklahoma and self.upcard is not None and self.upcard.suit == 3:
             mult = 2  # rule 1b.3: a spade upcard doubles the hand
         points = [0] * self.num_seats
@@ -961,7 +964,7 @@ class State:
             return
         if act.card is not None:
             self.hands[0] &= ~(1 << act.card)
-            if self.variant == "solitaire":
+            if self.facts.joker == "in_pack":
                 self.stock.insert(0, act.card)  # rule 3.3: to the bottom of the deck
             self.out_of_play = [*self.out_of_play, act.card]  # copy on write, for the undo stack
         self.opening = False
@@ -1059,16 +1062,16 @@ class State:
         self.results.append(result)
         self.current = None
         self._legal = None
-        v = self.variant
+        v = self.facts
         scorer = result.winner if any(result.points) else None
         if scorer is not None:
             self.totals = list(self.totals)  # copy on write (the undo stack keeps the one before)
             self.hands_won = list(self.hands_won)
             self.totals[scorer] += result.points[scorer]
             self.hands_won[scorer] += 1
-        if v in ("classic", "oklahoma", "hollywood"):
+        if not v.solo and not v.roles:  # the two-player table games
             assert isinstance(self.options, TableOptions)
-            if v == "hollywood" and scorer is not None:
+            if v.three_games and scorer is not None:
                 assert self.hollywood is not None
                 self.hollywood.enter(scorer, result.points[scorer])
             nd = self.options.next_dealer
@@ -1080,12 +1083,12 @@ class State:
                 self.dealer = 1 - scorer
             else:
                 self.dealer = 1 - self.dealer
-            if v == "hollywood":
+            if v.three_games:
                 assert self.hollywood is not None
                 self.game_over = self.hollywood.over  # rule 1c.4
             else:
                 self.game_over = max(self.totals) >= self.options.game_target
-        elif v == "three":
+        elif v.roles:
             outcome = "void" if scorer is None else "box" if scorer == self.roles[0] else "team"
             self.roles = three_rotation(self.roles, outcome)  # rule 2.6
             assert isinstance(self.options, ThreeOptions)
@@ -1099,7 +1102,7 @@ class State:
                 assert isinstance(opts, (SolitaireOptions, GinSolitaireOptions))
                 self.game_over = max(self.totals) >= opts.game_target  # rules 3.10, 4.7
         if self.game_over and self.winner is None:
-            if v == "hollywood":
+            if v.three_games:
                 assert self.hollywood is not None
                 finals = self.final_totals()
                 self.winner = max(range(2), key=lambda i: finals[i]) if finals[0] != finals[1] else None
@@ -1137,13 +1140,15 @@ class State:
         o = self.options
         if not self.game_over:
             return [[("points of the hands", t)] for t in self.totals]
-        bonuses = self.variant in ("classic", "oklahoma") or (isinstance(o, ThreeOptions) and o.end_bonuses)
+        f = self.facts
+        two_player_one_game = not (f.solo or f.roles or f.three_games)  # rule 1.10
+        bonuses = two_player_one_game or (isinstance(o, ThreeOptions) and o.end_bonuses)
         if bonuses:
             assert isinstance(o, (TableOptions, ThreeOptions))
             return game_final_parts(
                 self.totals, self.boxes(), game_bonus=o.game_bonus, box_bonus=o.box_bonus, shutout=o.shutout
             )
-        if self.variant == "hollywood":
+        if self.facts.three_games:
             assert self.hollywood is not None and isinstance(o, TableOptions)
             out: list[list[tuple[str, int]]] = [[], []]
             for g in range(3):
@@ -1235,7 +1240,7 @@ class State:
             if lg.commitment is not None:
                 h["commitment"] = lg.commitment
             acts = lg.actions
-            solo_opening = self.variant == "solitaire" and len(acts) > 1 and acts[0].kind == "draw"
+            solo_opening = self.facts.joker == "in_pack" and len(acts) > 1 and acts[0].kind == "draw"
             if not every_draw and solo_opening and acts[1].card is not None:
                 acts = acts[1:]
             h["actions"] = [str(a) for a in acts]

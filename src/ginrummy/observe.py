@@ -64,10 +64,9 @@ def public_history(state: State) -> list[dict[str, Any]]:
 
 
 def observe(state: State, seat: int) -> dict[str, Any]:
-    v = state.variant
-    solo = v in ("solitaire", "gin-solitaire")
+    solo = state.facts.solo
     obs: dict[str, Any] = {
-        "variant": v,
+        "variant": state.variant,
         "seat": seat,
         "players": list(state.players),
         "options": dict(_options_dict(state.options)),
@@ -121,7 +120,7 @@ def _table(state: State, seat: int, obs: dict[str, Any]) -> None:
     obs["stock_size"] = len(state.stock)
     obs["hand_sizes"] = [state.hands[i].bit_count() for i in range(state.num_seats)]
     obs["taken"] = str(state.taken) if state.taken is not None else None
-    if state.variant == "three":
+    if state.facts.roles:
         box, captain, sitter = state.hand_dealer, state.hand_nondealer, 3 - state.hand_dealer - state.hand_nondealer
         obs["roles"] = {"box": box, "captain": captain, "sitter": sitter}
         obs["next_roles"] = {"box": state.roles[0], "captain": state.roles[1], "sitter": state.roles[2]}
@@ -205,7 +204,7 @@ def _mask(cards: Any) -> int:
 
 def observe_masks(state: State, seat: int) -> MaskObservation:
     """:func:`observe` as masks and numbers (see :class:`MaskObservation`)."""
-    v = state.variant
+    v = state.facts
     opts = state.options
     to_act = state.current_player == seat
     common: dict[str, Any] = {
@@ -215,7 +214,7 @@ def observe_masks(state: State, seat: int) -> MaskObservation:
         "to_act": to_act,
         "legal": state.legal_action_ids() if to_act else (),
         "totals": tuple(state.totals),
-        "target": int(getattr(opts, "hollywood_target" if v == "hollywood" else "game_target", 100) or 100),
+        "target": int(getattr(opts, v.target_option, 100) or 100),
     }
     if not state.logs:
         return MaskObservation(
@@ -223,7 +222,7 @@ def observe_masks(state: State, seat: int) -> MaskObservation:
             knock_limit=getattr(opts, "knock_limit", 10), deadwood=None, dealer=None, roles=None,
             above_joker_max=0, joker_next_chance=None, draws=0,
         )  # fmt: skip
-    if v in ("solitaire", "gin-solitaire"):
+    if v.solo:
         own = state.hands[0] if seat == 0 else 0
         out = state.out_of_play
         pile = _mask(out)  # rule 3.3: the player knows which cards it discarded, never where the joker is
@@ -242,7 +241,7 @@ def observe_masks(state: State, seat: int) -> MaskObservation:
     roles: tuple[int, int, int] | None = None
     own = state.hands[seat] if seat in active else 0
     held = own
-    if v == "three":
+    if v.roles:
         box, captain = state.hand_dealer, state.hand_nondealer
         roles = (box, captain, 3 - box - captain)
         if seat == roles[2]:
