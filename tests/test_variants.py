@@ -133,9 +133,6 @@ NOT_YET_CONVERTED = {
     "tui/app.py",
     "tui/screens.py",
     "tui/widgets.py",
-    "web/protocol.py",
-    "web/server.py",
-    "web/tables.py",
     "variants.py",  # the registry itself
 }
 

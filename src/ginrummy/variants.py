@@ -38,6 +38,8 @@ class Variant:
     """The name used everywhere: options, records, the command line, the web protocol."""
     title: str
     """A one-line English title for menus and headings."""
+    short_title: str
+    """The title in two or three words, for buttons and tight headings."""
     seats: int
     """Seats of a new :class:`~ginrummy.engine.State` (a solitaire has two: the player and the Joker)."""
     solo: bool
@@ -77,10 +79,11 @@ class Variant:
 
 
 VARIANTS: Final[tuple[Variant, ...]] = (
-    Variant("classic", "Classic Gin Rummy (two players)", 2, False, True, TableOptions),
+    Variant("classic", "Classic Gin Rummy (two players)", "Classic gin", 2, False, True, TableOptions),
     Variant(
         "oklahoma",
         "Oklahoma Gin (the upcard sets the knock limit)",
+        "Oklahoma gin",
         2,
         False,
         False,
@@ -91,6 +94,7 @@ VARIANTS: Final[tuple[Variant, ...]] = (
     Variant(
         "hollywood",
         "Hollywood Gin (three games scored at once)",
+        "Hollywood gin",
         2,
         False,
         False,
@@ -102,6 +106,7 @@ VARIANTS: Final[tuple[Variant, ...]] = (
     Variant(
         "three",
         "Three-player Gin (box, captain and sitter)",
+        "Three-player gin",
         3,
         False,
         True,
@@ -112,6 +117,7 @@ VARIANTS: Final[tuple[Variant, ...]] = (
     Variant(
         "solitaire",
         "Solitaire Gin Rummy against the Joker (Games Magazine)",
+        "Solitaire gin",
         2,
         True,
         False,
@@ -122,6 +128,7 @@ VARIANTS: Final[tuple[Variant, ...]] = (
     Variant(
         "gin-solitaire",
         "Gin Solitaire against the Joker (eleven dealt)",
+        "Gin Solitaire",
         2,
         True,
         False,

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..names import BadName, clean_name
-from ..options import VARIANTS
+from ..variants import VARIANTS, Variant, variant_names
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
@@ -40,28 +40,19 @@ __all__ = [
 
 PROTOCOL_VERSION = 1
 MAX_MESSAGE_BYTES = 4096
-TABLE_VARIANTS = ("classic", "three")  # tables for several people
+TABLE_VARIANTS = tuple(v.name for v in VARIANTS if v.table)  # tables for several people
+
+# The words for the discard pile of a game with a Joker, by where the Joker is (rule book 3.1, 4.1).
+_PILE_LABELS = {"none": "Discard pile", "in_pack": "Discard (under the joker)", "after_deal": "Discard (face down)"}
+
+
+def _facts(v: Variant) -> dict[str, Any]:
+    return {"title": v.short_title, "long_title": v.title, "solo": v.solo, "pile_label": _PILE_LABELS[v.joker]}
+
 
 # What the page shows of each variant: its title, whether it is a solitaire, and the words for the
-# discard pile.  The page tests no variant name; it reads these (``variant_facts``).
-VARIANT_FACTS: dict[str, dict[str, Any]] = {
-    "classic": {"title": "Classic gin", "long_title": "Classic gin (two players)", "solo": False},
-    "oklahoma": {"title": "Oklahoma gin", "long_title": "Oklahoma gin (the upcard sets the limit)", "solo": False},
-    "hollywood": {"title": "Hollywood gin", "long_title": "Hollywood gin (three games at once)", "solo": False},
-    "three": {"title": "Three-player gin", "long_title": "Three-player gin (box, captain, sitter)", "solo": False},
-    "solitaire": {
-        "title": "Solitaire gin",
-        "long_title": "Solitaire gin against the Joker",
-        "solo": True,
-        "pile_label": "Discard (under the joker)",
-    },
-    "gin-solitaire": {
-        "title": "Gin Solitaire",
-        "long_title": "Gin Solitaire (eleven cards)",
-        "solo": True,
-        "pile_label": "Discard (face down)",
-    },
-}
+# discard pile, read from the registry.  The page tests no variant name; it reads these (``variant_facts``).
+VARIANT_FACTS: dict[str, dict[str, Any]] = {v.name: _facts(v) for v in VARIANTS}
 
 
 def variant_facts(variant: str) -> dict[str, Any]:
@@ -205,7 +196,7 @@ SCHEMAS: dict[str, dict[str, Field]] = {
     },
     # a game against computer players (any variant)
     "new": {
-        "variant": Field(_one_of(VARIANTS), True),
+        "variant": Field(_one_of(variant_names()), True),
         "opponent": Field(_string(32, _AGENT, "a computer player's name")),
         "options": Field(_options),
         "name": _NAME,

@@ -33,12 +33,11 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..agents import available_agents
-from ..engine import SEATS
 from ..errors import GinRummyError, StoreError
 from ..names import safe_display_name
-from ..options import VARIANTS, option_help
+from ..options import option_help
 from ..store import Store
-from ..variants import variant_names
+from ..variants import VARIANTS, variant_names
 from .protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
@@ -379,10 +378,11 @@ def create_app(
 
     async def info(request: Request) -> Response:
         variants = {}
-        for v in VARIANTS:
+        for variant in VARIANTS:
+            v = variant.name
             variants[v] = {
                 **variant_facts(v),
-                "seats": SEATS[v],
+                "seats": variant.seats,
                 "options": [
                     {
                         "name": n,
@@ -394,7 +394,7 @@ def create_app(
                     }
                     for n, d, doc, choices in option_help(v)
                 ],
-                "agents": available_agents(v) if v not in ("solitaire", "gin-solitaire") else [],
+                "agents": [] if variant.solo else available_agents(v),
                 "default_agent": default_opponent(v),
             }
         return JSONResponse(

@@ -35,11 +35,11 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ..actions import Action
 from ..agents import available_agents
-from ..engine import SOLO
 from ..errors import GinRummyError, IllegalAction, StoreError
 from ..names import BadName, distinct_name, safe_display_name
 from ..session import HUMAN, ComputerPlayerError, Session
 from ..store import GameInUse, Store, new_game_id
+from ..variants import find_variant, seats_of, solo_variants, variant_names
 from ..words import computer_failed, default_players, move_text
 from .protocol import TABLE_VARIANTS, ProtocolError, variant_facts
 
@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 __all__ = ["JOKER_SEAT", "Quotas", "SeatBook", "Table", "TableManager", "default_opponent"]
 
 log = logging.getLogger("ginrummy.web")
+SOLO = solo_variants()  # the solitaires (one person against the Joker), from the registry
 
 JOKER_SEAT = "joker"
 _OPPONENT_PREFERENCE = ("expert", "planner", "greedy", "random")
@@ -493,7 +494,7 @@ class Table:
     def roles(self) -> dict[str, int] | None:
         """Box, captain and sitter of the hand in play (three only)."""
         st = self.session.state
-        if st.variant != "three" or not st.logs:
+        if not find_variant(st.variant).roles or not st.logs:
             return None
         box, captain = st.hand_dealer, st.hand_nondealer
         return {"box": box, "captain": captain, "sitter": 3 - box - captain}
@@ -734,7 +735,7 @@ class TableManager:
         self, variant: str, options: dict[str, Any] | None, opponent: str | None, name: str | None
     ) -> tuple[Table, int, str]:
         """A game of one person (seat 0) against computer players (or the Joker)."""
-        n = 3 if variant == "three" else 2
+        n = seats_of(variant) if variant in variant_names() else 2
         if variant in SOLO:
             if opponent not in (None, JOKER_SEAT):
                 raise ProtocolError("bad_message", f"{variant} is played against the Joker; leave out 'opponent'")
@@ -760,7 +761,7 @@ class TableManager:
         open seat gets its own invitation."""
         if variant not in TABLE_VARIANTS:
             raise ProtocolError("bad_message", f"tables are for {', '.join(TABLE_VARIANTS)}, not {variant}")
-        n = 3 if variant == "three" else 2
+        n = seats_of(variant)
         if len(others) != n - 1:
             raise ProtocolError("bad_message", f"a {variant} table has {n - 1} other seats, got {len(others)}")
         seats, names = [HUMAN], [name or "Player 1"]
