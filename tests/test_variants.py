@@ -130,9 +130,6 @@ NOT_YET_CONVERTED = {
     "sim.py",
     "envs/encoding.py",
     "commands/deadwood.py",
-    "tui/app.py",
-    "tui/screens.py",
-    "tui/widgets.py",
     "variants.py",  # the registry itself
 }
 

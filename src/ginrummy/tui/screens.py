@@ -30,12 +30,12 @@ from textual.widgets import (
 from textual.widgets.option_list import Option
 
 from ..actions import Action
-from ..engine import SEATS, SOLO
 from ..errors import GinRummyError, StoreError
 from ..finish import file_finished_game, solitaire_analysis
-from ..options import VARIANTS, option_help, options_for
+from ..options import option_help, options_for
 from ..record import summary as record_summary
 from ..session import HUMAN, ComputerPlayerError, Session, make_session, viewer_seat
+from ..variants import VARIANTS, find_variant, seats_of, solo_variants, variant_names
 from ..words import (
     cannot_line,
     clean_names,
@@ -53,14 +53,8 @@ if TYPE_CHECKING:
 
 __all__ = ["ConfirmScreen", "GameScreen", "HelpScreen", "StartScreen", "StatsScreen", "StoreErrorScreen"]
 
-VARIANT_TITLES = {
-    "classic": "Classic Gin Rummy (two players)",
-    "oklahoma": "Oklahoma Gin (the upcard sets the knock limit)",
-    "hollywood": "Hollywood Gin (three games scored at once)",
-    "three": "Three-player Gin (box, captain and sitter)",
-    "solitaire": "Solitaire Gin Rummy against the Joker (Games Magazine)",
-    "gin-solitaire": "Gin Solitaire against the Joker (eleven dealt)",
-}
+VARIANT_TITLES = {v.name: v.title for v in VARIANTS}
+SOLO = solo_variants()  # the solitaires, from the registry
 LEVEL_TEXT = {
     "random": "random (any legal move)",
     "greedy": "greedy (least deadwood now)",
@@ -130,7 +124,7 @@ class StartScreen(Screen[None]):
 
     def __init__(self, variant: str | None = None) -> None:
         super().__init__()
-        self.variant = variant if variant in VARIANTS else "classic"
+        self.variant = variant if variant in variant_names() else "classic"
         self._build = 0
         self._options_built: int | None = None
 
@@ -143,7 +137,7 @@ class StartScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Label("Variant", classes="label")
                 yield Select(
-                    [(f"{v} — {VARIANT_TITLES[v]}", v) for v in VARIANTS],
+                    [(f"{v} — {VARIANT_TITLES[v]}", v) for v in variant_names()],
                     value=self.variant,
                     allow_blank=False,
                     id="variant",
@@ -234,8 +228,8 @@ class StartScreen(Screen[None]):
         else:
             table_levels = [x for x in levels if x not in ("planner", "clairvoyant")] or ["expert"]
             default = "expert" if "expert" in table_levels else table_levels[-1]
-            for i in range(1, SEATS[v]):
-                label = "Opponent" if SEATS[v] == 2 else f"Opponent {i}"
+            for i in range(1, seats_of(v)):
+                label = "Opponent" if seats_of(v) == 2 else f"Opponent {i}"
                 rows.append(
                     Horizontal(
                         Label(label, classes="label"),
@@ -329,7 +323,7 @@ class StartScreen(Screen[None]):
         if v in SOLO:
             seats = [str(self.query_one(f"#seat-{b}-0", Select).value), "joker"]
         else:
-            seats = [HUMAN] + [str(self.query_one(f"#seat-{b}-{i}", Select).value) for i in range(1, SEATS[v])]
+            seats = [HUMAN] + [str(self.query_one(f"#seat-{b}-{i}", Select).value) for i in range(1, seats_of(v))]
         name = self.query_one("#name", Input).value.strip() or "You"
         return given, seats, name
 
@@ -697,7 +691,7 @@ class GameScreen(Screen[None]):
             else:
                 parts.append("you v. the Joker")
         else:
-            if "dealer" in obs and v != "three":
+            if "dealer" in obs and not find_variant(v).roles:
                 parts.append(f"dealer {players[obs['dealer']]}")
             opp = [f"{players[i]} ({k})" for i, k in enumerate(kinds) if k != HUMAN]
             if opp:
@@ -738,7 +732,8 @@ class GameScreen(Screen[None]):
             if len(self.new_cards) == 1 and not self.session.state.is_hand_over:
                 info.insert(0, just_drawn(next(iter(self.new_cards))))
             if obs.get("discards"):
-                where = "under the joker" if obs["variant"] == "solitaire" else "face down, out of play"
+                in_pack = find_variant(obs["variant"]).joker == "in_pack"
+                where = "under the joker" if in_pack else "face down, out of play"
                 t = Text(f"Discards ({where}): ")
                 t.append_text(cards_text(obs["discards"][-12:], self.palette))
                 _put(opp, Text("\n").join([Text("\n".join(info)), t]))
@@ -1297,7 +1292,7 @@ class StatsScreen(Screen[None]):
                 )
             )
             return
-        for variant in [v for v in VARIANTS if v in stats]:
+        for variant in [v for v in variant_names() if v in stats]:
             st = stats[variant]
             text = (
                 f"[b]{variant}[/b] — {VARIANT_TITLES[variant]}\n"

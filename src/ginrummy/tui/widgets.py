@@ -20,6 +20,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
+from ..variants import find_variant
 from ..words import target_of
 
 __all__ = [
@@ -320,7 +321,7 @@ class ScoreSheet(Static):
                     f"Final = points + {opts.get('box_bonus', 0)} a hand won (box) + game bonus "
                     f"{opts.get('game_bonus', 0)}" + (" (shutout doubles)" if opts.get("shutout") != "none" else "")
                 )
-            if variant == "hollywood":
+            if find_variant(variant).three_games:
                 lines.append("Each of the three games is settled with its own bonuses.")
             w = obs.get("winner")
             lines.append("Winner: " + ("none" if w is None else players[w]))
