@@ -29,7 +29,8 @@ from typing import Any
 
 from .actions import Action
 from .cards import Card
-from .engine import SOLO
+from .errors import OptionError
+from .variants import Variant, find_variant, solo_variants
 
 __all__ = [
     "action_words",
@@ -93,7 +94,7 @@ def default_players(variant: str, seats: Sequence[str], name: str = "You") -> li
     """Seat names, the same in every front end: the person's name, the Joker, or the computer
     player's level (``Expert``, numbered when repeated: ``Expert 2``); several people at one
     table are ``Player 1``, ``Player 2``..."""
-    if variant in SOLO:
+    if variant in solo_variants():
         return [name if seats[0] == HUMAN else seats[0].capitalize(), "Joker"]
     out: list[str] = []
     humans = 0
@@ -231,11 +232,20 @@ def just_drawn(card: str) -> str:
     return f"Just drawn: {card} (marked * in your hand)."
 
 
+def _variant_of(obs: Mapping[str, Any]) -> Variant | None:
+    """The registry's entry for an observation's variant (None when it names none)."""
+    try:
+        return find_variant(obs.get("variant"))
+    except OptionError:
+        return None
+
+
 def upcard_notes(obs: Mapping[str, Any]) -> list[str]:
     """Oklahoma: what the hand's upcard decided, to be said all hand (rules 1b.1-1b.2): the knock
     limit it set, ``gin only`` for an ace, ``spades double`` for a spade."""
     up = obs.get("upcard")
-    if obs.get("variant") != "oklahoma" or not up or "hand" not in obs:
+    v = _variant_of(obs)
+    if v is None or not v.upcard_sets_limit or not up or "hand" not in obs:
         return []
     notes = []
     limit = obs.get("knock_limit")
@@ -295,7 +305,7 @@ def no_hand_line(obs: Mapping[str, Any]) -> str:
     roles = obs.get("roles")
     if roles and roles.get("sitter") == obs.get("seat") and obs.get("phase") != "deal":
         return "You hold no cards this hand (you are the sitter)."
-    if obs.get("variant") in SOLO:
+    if obs.get("variant") in solo_variants():
         return ""
     return "No hand is in play yet." if not obs.get("hand_number") else "No hand is in play."
 
@@ -311,9 +321,8 @@ def you_grammar(line: str) -> str:
 def target_of(obs: Mapping[str, Any]) -> int:
     """The game's target from an observation (Hollywood's three games have their own)."""
     opts = obs.get("options", {})
-    if obs.get("variant") == "hollywood":
-        return int(opts.get("hollywood_target", 100))
-    return int(opts.get("game_target", 100))
+    v = _variant_of(obs)
+    return int(opts.get(v.target_option if v is not None else "game_target", 100))
 
 
 def card_list(cards: Sequence[str]) -> str:
