@@ -27,10 +27,11 @@ from .actions import Action
 from .agents import Agent, make_agent
 from .agents.advisor import Advice, advise
 from .cards import Card
-from .engine import SEATS, SOLO, State
+from .engine import State
 from .errors import GinRummyError, IllegalAction
 from .fair import commitment, fresh_commitment
-from .options import VARIANTS, Options
+from .options import Options
+from .variants import find_variant, variant_names
 
 __all__ = [
     "HUMAN",
@@ -113,11 +114,11 @@ class Session:
     ) -> Session:
         state = State.new(variant, options, players)
         if seats is None:
-            seats = [HUMAN] + ["expert" if variant not in SOLO else "joker"] * (state.num_seats - 1)
+            seats = [HUMAN] + ["joker" if find_variant(variant).solo else "expert"] * (state.num_seats - 1)
         return cls(state, seats, deal_seed=deal_seed)
 
     def _is_joker(self, seat: int) -> bool:
-        return self.state.variant in SOLO and seat == 1
+        return find_variant(self.state.variant).solo and seat == 1
 
     # -- deals ----------------------------------------------------------------------------------
     def commitment_for_next_deal(self) -> str | None:
@@ -251,7 +252,7 @@ class Session:
     def roles(self) -> Roles | None:
         """Three: the box, captain and sitter of the hand in play (or just over); None otherwise."""
         st = self.state
-        if st.variant != "three" or not st.logs:
+        if not find_variant(st.variant).roles or not st.logs:
             return None
         box, captain = st.hand_dealer, st.hand_nondealer
         return Roles(box, captain, 3 - box - captain)
@@ -273,7 +274,7 @@ class Session:
         st = self.state
         if (hand is not None and hand != st.hand_number) or not st.is_hand_over or st.hand_result is None:
             return False
-        return st.hand_result.knocker is not None and st.variant not in SOLO
+        return st.hand_result.knocker is not None and not find_variant(st.variant).solo
 
     def may_see(self, viewer: int | None, event: MoveEvent) -> bool:
         """May ``viewer`` read ``event``'s private part (the card drawn, the computer's reasons)?
@@ -449,13 +450,13 @@ def make_session(
 ) -> Session:
     """A new session from the start-screen choices; ``seats`` defaults to the person against experts,
     ``players`` to :func:`ginrummy.words.default_players` (the same names in every front end)."""
-    n = SEATS.get(variant)
-    if n is None:
-        raise GinRummyError(f"unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+    if variant not in variant_names():
+        raise GinRummyError(f"unknown variant {variant!r}; choose one of {', '.join(variant_names())}")
+    v = find_variant(variant)
     if seats is None:
-        seats = [HUMAN, "joker"] if variant in SOLO else [HUMAN] + ["expert"] * (n - 1)
+        seats = [HUMAN, "joker"] if v.solo else [HUMAN] + ["expert"] * (v.seats - 1)
     seats = list(seats)
-    if variant in SOLO and len(seats) == 2:
+    if v.solo and len(seats) == 2:
         seats[1] = "joker"
     if players is None:
         players = words.default_players(variant, seats, name)
