@@ -124,7 +124,6 @@ def test_dealt_is_the_hand_a_new_deal_gives(name: str) -> None:
 NOT_YET_CONVERTED = {
     "options.py",  # below ginrummy.variants in the import layers (variants imports options): cannot ask it
     "analysis.py",
-    "plain.py",
     "sim.py",
     "envs/encoding.py",
     "commands/deadwood.py",
@@ -189,11 +188,10 @@ def test_the_scan_finds_what_it_looks_for() -> None:
 
 def test_tables_not_yet_converted_agree_with_the_registry() -> None:
     """The old tables of the modules other developers own, until they read the registry."""
-    from ginrummy import engine, options, plain
+    from ginrummy import engine, options
 
     assert {v.name: v.seats for v in VARIANTS} == engine.SEATS
     assert tuple(engine.SOLO) == solo_variants() and tuple(engine.TABLE) == table_variants()
-    assert plain.SEATS == engine.SEATS and tuple(plain.SOLO) == solo_variants()
     assert tuple(options.VARIANTS) == variant_names()
 
 

@@ -19,11 +19,11 @@ from typing import IO, Any
 
 from .actions import Action
 from .cards import Card, parse_cards
-from .engine import SEATS, SOLO
 from .errors import GinRummyError, IllegalAction
 from .finish import file_finished_game, solitaire_analysis
 from .session import HUMAN, ComputerPlayerError, Session, make_session, public_record, viewer_seat
 from .store import Store, new_game_id
+from .variants import find_variant
 from .words import (
     action_words,
     card_list,
@@ -39,8 +39,6 @@ from .words import (
 )
 
 __all__ = [
-    "SEATS",
-    "SOLO",
     "PlainGame",
     "action_words",
     "default_players",
@@ -127,11 +125,11 @@ class PlainGame:
 
     def show_hand(self) -> None:
         obs = self.obs()
-        v = obs["variant"]
+        v = find_variant(obs["variant"])
         if not obs.get("hand") and "hand" not in obs:
             self.say("No hand is in play.")
             return
-        if v == "three" and "roles" in obs:
+        if v.roles and "roles" in obs:
             r = obs["roles"]
             p = self.session.names
             self.say(f"Roles: {p[r['box']]} in the box, {p[r['captain']]} captain, {p[r['sitter']]} sitter.")
@@ -148,7 +146,7 @@ class PlainGame:
             )
         elif no_hand_line(obs):
             self.say(no_hand_line(obs))
-        if v in SOLO:
+        if v.solo:
             if obs.get("hand_sizes") is None and "deck_size" in obs:
                 self.say(
                     f"Deck: {obs['deck_size']} cards. At most {obs.get('cards_above_joker_max', 0)} cards lie above "
@@ -201,7 +199,7 @@ class PlainGame:
         self.say(
             f"ginrummy {s.state.variant}: "
             + " v. ".join(f"{p} ({k})" for p, k in zip(s.names, s.seats, strict=True) if k != "joker")
-            + (" v. the Joker" if s.state.variant in SOLO else "")
+            + (" v. the Joker" if find_variant(s.state.variant).solo else "")
             + f". Game {self.game_id}. Type help for the commands."
         )
         if s.state.logs and s.state.is_hand_over and not s.state.is_terminal:
@@ -286,7 +284,7 @@ class PlainGame:
 
     def _game_over(self) -> int:
         analysis = None
-        if self.analyse and self.session.state.variant in SOLO:
+        if self.analyse and find_variant(self.session.state.variant).solo:
             self.say("Analysing your play against the planner (Ctrl-C skips)...")
             try:
                 analysis = solitaire_analysis(self.session)
