@@ -43,9 +43,11 @@ from typing import Any
 
 from .agents import Agent, make_agent
 from .cards import JOKER, Card
-from .engine import SOLO, State
+from .engine import State
 from .errors import GinRummyError
 from .melds import min_deadwood
+from .options import SolitaireOptions
+from .variants import find_variant, seats_of, solo_variants, variant_names
 
 __all__ = [
     "AgentSpec",
@@ -147,29 +149,32 @@ class SimJob:
     def specs(self) -> tuple[AgentSpec, ...]:
         return tuple(a if isinstance(a, AgentSpec) else parse_agent(a) for a in self.agents)
 
+    @property
+    def solo(self) -> bool:
+        """Is the job's variant a solitaire (one player against the Joker)?"""
+        return self.variant in solo_variants()
+
     def seatings(self) -> list[tuple[int, ...]]:
-        """For one deal: each seating as the agent position at each seat."""
+        """For one deal: each seating as the agent position at each seat (the agents rotate
+        round the table, one seating a seat)."""
         n = len(self.agents)
-        if self.variant in SOLO:
+        if self.solo:
             return [(i,) for i in range(n)]
-        if self.variant == "three":
-            return [tuple((r + s) % 3 for s in range(3)) for r in range(3)]
-        return [(0, 1), (1, 0)]
+        k = seats_of(self.variant)
+        return [tuple((r + s) % k for s in range(k)) for r in range(k)]
 
     def check(self) -> None:
-        from .engine import SEATS
-
-        if self.variant not in SEATS:
-            raise GinRummyError(f"unknown variant {self.variant!r}; choose one of {', '.join(SEATS)}")
+        if self.variant not in variant_names():
+            raise GinRummyError(f"unknown variant {self.variant!r}; choose one of {', '.join(variant_names())}")
         n = len(self.agents)
-        if self.variant in SOLO:
+        if self.solo:
             if n < 1:
                 raise GinRummyError("name at least one agent")
-        elif n != SEATS[self.variant]:
-            raise GinRummyError(f"{self.variant} needs {SEATS[self.variant]} agents (one a seat), got {n}")
+        elif n != seats_of(self.variant):
+            raise GinRummyError(f"{self.variant} needs {seats_of(self.variant)} agents (one a seat), got {n}")
         if self.hands < 1:
             raise GinRummyError(f"the number of hands must be at least 1, got {self.hands}")
-        if self.exact and self.variant not in SOLO:
+        if self.exact and not self.solo:
             raise GinRummyError("exact scoring (the joker averaged out) applies to the solitaires only")
         if self.exact and self.games:
             raise GinRummyError("exact scoring applies to single hands, not whole games")
@@ -259,14 +264,14 @@ def solo_line(variant: str, options: Mapping[str, Any], agent: Agent, deck: Sequ
     """Play ``agent`` on a solitaire deck (top first; the joker's place is ignored: it is moved to
     the bottom) and return the line of play."""
     st = State.new(variant, dict(options), undo=False)
-    dealt = 11 if variant == "gin-solitaire" else 10
+    dealt = find_variant(variant).dealt
     cards = [int(c) for c in deck]
     if JOKER in cards[:dealt]:
         raise GinRummyError("the joker is in the deal: no line to play")
     real = [c for c in cards if c != JOKER]
     st.deal([Card(c) for c in [*real, JOKER]])
     dw: list[int] = []
-    if variant == "solitaire":
+    if dealt == 10:  # a ten-card hand: its deadwood before the first draw (eleven dealt: discard first)
         dw.append(min_deadwood(sum(1 << c for c in real[:dealt])))
     end: tuple[int, str, int] | None = None
     decisions = 0
@@ -309,7 +314,7 @@ def _deck(job: SimJob, index: int, *, redeal: bool = True) -> tuple[list[int], i
     while True:
         seed = deal_seed(job.seed, index, attempt)
         deck = [int(c) for c in probe.deck_for_seed(seed)]
-        if not redeal or job.variant != "solitaire" or JOKER not in deck[:10]:
+        if not redeal or find_variant(job.variant).joker != "in_pack" or JOKER not in deck[:10]:
             return deck, seed
         attempt += 1
 
@@ -319,11 +324,15 @@ def _players(job: SimJob, seating: tuple[int, ...]) -> list[str] | None:
     if not job.records:
         return None
     names = [str(job.specs[p]) for p in seating]
-    return [*names, "Joker"] if job.variant in SOLO else names
+    return [*names, "Joker"] if job.solo else names
 
 
 def _joker_dealt_loses(job: SimJob) -> bool:
-    return job.variant == "solitaire" and State.new(job.variant, dict(job.options)).options.joker_in_deal == "lose"  # type: ignore[union-attr]
+    """Rule 3.2 'lose': in the solitaire whose Joker may be dealt, a dealt Joker loses the hand."""
+    if find_variant(job.variant).joker != "in_pack":
+        return False
+    opts = State.new(job.variant, dict(job.options)).options
+    return isinstance(opts, SolitaireOptions) and opts.joker_in_deal == "lose"
 
 
 MAX_HANDS = 1000
@@ -348,7 +357,7 @@ def play_game(job: SimJob, index: int, seating: tuple[int, ...]) -> DealOutcome:
             st.apply(agents[seat].act(st.observation(seat), st.legal_actions()))
             decisions += 1
     finals = st.final_totals()
-    if job.variant in SOLO:
+    if job.solo:
         points: tuple[float, ...] = (float(finals[0] - finals[1]),)
         wins: tuple[float, ...] = (1.0 if st.winner == 0 else 0.0,)
     else:
@@ -369,7 +378,7 @@ def play_deal(job: SimJob, index: int) -> list[DealOutcome]:
     out = []
     for seating in job.seatings():
         t0 = time.perf_counter()
-        if job.variant in SOLO and job.exact:
+        if job.solo and job.exact:
             agent = _agent(job, seating[0])
             line = solo_line(job.variant, job.options, agent, deck)
             rules = _points_rules(job.variant, job.options)
@@ -397,7 +406,7 @@ def play_deal(job: SimJob, index: int) -> list[DealOutcome]:
         res = st.hand_result
         assert res is not None
         record = st.to_record() if job.records else None
-        if job.variant in SOLO:
+        if job.solo:
             net = float(res.points[0] - res.points[1])
             won = 1.0 if res.winner == 0 and res.result != "joker" else 0.0
             out.append(
@@ -500,7 +509,7 @@ class SimResult:
             "seed": self.job.seed,
             "exact": self.job.exact,
             "games": self.job.games,
-            "mirrored": self.job.variant not in SOLO,
+            "mirrored": not self.job.solo,
             "workers": self.workers,
             "backend": self.backend,
             "seconds": round(self.seconds, 3),
@@ -509,7 +518,7 @@ class SimResult:
 
     def table(self) -> str:
         """A plain-text table of the rows."""
-        solo = self.job.variant in SOLO
+        solo = self.job.solo
         win_head = "win rate"
         pts_head = "net points/hand" if solo else "points/hand"
         if self.job.games:
@@ -647,7 +656,7 @@ class _Tally:
                 self.net[pos].add(math.fsum(x[2] for x in mine) / k)
 
     def rows(self) -> list[SimRow]:
-        solo = self.job.variant in SOLO
+        solo = self.job.solo
         return [
             SimRow(
                 agent=str(spec),
