@@ -124,7 +124,6 @@ def test_dealt_is_the_hand_a_new_deal_gives(name: str) -> None:
 NOT_YET_CONVERTED = {
     "options.py",  # below ginrummy.variants in the import layers (variants imports options): cannot ask it
     "analysis.py",
-    "envs/encoding.py",
     "commands/deadwood.py",
     "variants.py",  # the registry itself
 }

@@ -33,6 +33,7 @@ import numpy.typing as npt
 
 from ..actions import NUM_ACTIONS, Action
 from ..cards import CARDS
+from ..variants import find_variant, solo_variants
 
 if TYPE_CHECKING:
     from ..engine import State
@@ -141,7 +142,8 @@ def _bits(mask: int, nbits: int) -> npt.NDArray[np.uint8]:
 def encode(obs: dict[str, Any]) -> dict[str, npt.NDArray[Any]]:
     """The ``{"observation": float32[OBS_SIZE], "action_mask": int8[NUM_ACTIONS]}`` of an
     observation dict from :meth:`ginrummy.engine.State.observation`."""
-    solo = obs["variant"] in ("solitaire", "gin-solitaire")
+    variant = find_variant(obs["variant"])
+    solo = variant.solo
     seat = obs["seat"]
     in_hand = bool(obs["hand_number"])
     own: list[str] = obs.get("hand") or []
@@ -180,9 +182,7 @@ def encode(obs: dict[str, Any]) -> dict[str, npt.NDArray[Any]]:
     vec = np.empty(OBS_SIZE, dtype=np.float32)
     vec[: 52 * NUM_PLANES] = _bits(held | top << 52 | pile << 104 | known << 156 | unseen << 208, 52 * NUM_PLANES)
     opts = obs["options"]
-    target = max(
-        int((opts.get("hollywood_target") if obs["variant"] == "hollywood" else opts.get("game_target")) or 100), 1
-    )
+    target = max(int(opts.get(variant.target_option) or 100), 1)
     totals: list[int] = obs["totals"]
     others = [t for i, t in enumerate(totals) if i != seat]
     roles = obs.get("roles")
@@ -213,7 +213,7 @@ def encode(obs: dict[str, Any]) -> dict[str, npt.NDArray[Any]]:
     return {"observation": vec, "action_mask": action_mask(obs)}
 
 
-_SOLO: Final = ("solitaire", "gin-solitaire")
+_SOLO: Final = frozenset(solo_variants())
 _SCALAR0: Final = 52 * NUM_PLANES
 # The float32 bytes of every 13-bit chunk of a card plane (a suit): a plane row is four lookups.
 _CHUNK: Final = tuple(struct.pack("13f", *((x >> i) & 1 for i in range(13))) for x in range(1 << 13))
