@@ -36,8 +36,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import Action
-from .agents.solitaire import SOLO_VARIANTS, PlannerAgent, SoloRules, rollout_value
+from .agents.solitaire import PlannerAgent, SoloRules, rollout_value
 from .errors import RecordError
+from .variants import solo_variants
 
 __all__ = ["Analysis", "DecisionReview", "HandReview", "analyse_record", "analyse_state"]
 
@@ -201,8 +202,8 @@ def analyse_record(
     if not isinstance(record, Mapping):
         raise RecordError("record: a record is a JSON object")
     variant = record.get("variant")
-    if variant not in SOLO_VARIANTS:
-        raise RecordError(f"variant: analysis covers the solitaires ({', '.join(SOLO_VARIANTS)}), not {variant!r}")
+    if variant not in solo_variants():
+        raise RecordError(f"variant: analysis covers the solitaires ({', '.join(solo_variants())}), not {variant!r}")
     replay(record)  # validates the whole record first (clear errors)
     state = State.new(str(variant), record.get("options") or {}, record.get("players"))
     rules = SoloRules.of(str(variant), state.options.to_dict(), objective)
