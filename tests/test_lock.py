@@ -126,7 +126,7 @@ def test_a_browser_game_live_in_serve_is_not_resumed_elsewhere(tmp_path: Path) -
 
     data = tmp_path / "data"
     rng = random.Random(4)
-    app = create_app(data, computer_delay=0)
+    app = create_app(data, computer_delay=0, deal_seed=17)
     with TestClient(app, client=LOCAL, base_url=BASE) as tc:
         with connect(tc) as ws:
             c = Client(ws)
@@ -179,7 +179,7 @@ def test_serve_refuses_a_game_open_in_another_program(tmp_path: Path) -> None:
     data = tmp_path / "data"
     Store(data).save_game("g-open", _game(2))
     _forge(data, "g-open", front_end="the terminal app")
-    with TestClient(create_app(data, computer_delay=0), client=LOCAL, base_url=BASE) as tc:
+    with TestClient(create_app(data, computer_delay=0, deal_seed=17), client=LOCAL, base_url=BASE) as tc:
         games = tc.get("/api/saved", headers={"host": BASE.split("//")[1]}).json()["games"]
         assert games[0]["open_in"].startswith("the terminal app (process 4242 on elsewhere)")
         with connect(tc) as ws:
@@ -351,7 +351,7 @@ def test_the_owner_cannot_delete_a_game_open_in_another_program(tmp_path: Path) 
     data = tmp_path / "data"
     Store(data).save_game("20250101-000000-aaaaaa", _game(9))
     _forge(data, "20250101-000000-aaaaaa")
-    with TestClient(create_app(data, computer_delay=0), client=LOCAL, base_url=BASE) as tc:
+    with TestClient(create_app(data, computer_delay=0, deal_seed=17), client=LOCAL, base_url=BASE) as tc:
         r = tc.delete("/api/saved/20250101-000000-aaaaaa", headers={"host": BASE.split("//")[1]})
     assert r.status_code == 409 and "open in play --plain (process 4242 on elsewhere)" in r.json()["error"]
     assert [g.id for g in Store(data).saved_games()] == ["20250101-000000-aaaaaa"]

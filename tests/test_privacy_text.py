@@ -434,7 +434,8 @@ def test_web_tables_messages_and_failures(tmp_path: Path) -> None:
 
     async def run() -> None:
         for variant in VARIANTS:
-            manager = TableManager(Store(tmp_path / variant), computer_delay=0)
+            # Seeded deals: a secret deal can end a solitaire game to 60 before anyone acts.
+            manager = TableManager(Store(tmp_path / variant), computer_delay=0, deal_seed=202)
             await manager.start()
             try:
                 table, seat, _ = await manager.create_solo(variant, SHORT[variant], None, "Ann")
@@ -443,14 +444,14 @@ def test_web_tables_messages_and_failures(tmp_path: Path) -> None:
                 auditor = Auditor()
                 s = table.session
                 for _ in range(3000):
-                    if s.state.is_terminal:
-                        break
                     if table.driver is not None:
                         await table.driver
                     for msg in conn.sent:
                         for text in strings(msg):
                             auditor.check(s, seat, text, f"web {msg.get('type')}")
                     conn.sent.clear()
+                    if s.state.is_terminal:
+                        break  # after auditing what the last action sent
                     if s.state.needs_deal:
                         await manager.deal(table, seat, conn, None)  # type: ignore[arg-type]
                     elif s.human_to_act() == seat:
@@ -462,7 +463,7 @@ def test_web_tables_messages_and_failures(tmp_path: Path) -> None:
             finally:
                 await manager.shutdown()
         # a computer player that fails with its hand in its error: the table says only that it failed
-        manager = TableManager(Store(tmp_path / "failing"), computer_delay=0)
+        manager = TableManager(Store(tmp_path / "failing"), computer_delay=0, deal_seed=202)
         await manager.start()
         try:
             table, seat, _ = await manager.create_solo("classic", None, FAILING_AGENT, "Ann")

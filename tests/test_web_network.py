@@ -154,7 +154,7 @@ def test_host_policy() -> None:
 
 
 def test_only_the_hosts_the_server_is_served_as(data_dir: Path) -> None:
-    app = create_app(data_dir, computer_delay=0, allowed_hosts=["games.example"])
+    app = create_app(data_dir, computer_delay=0, deal_seed=17, allowed_hosts=["games.example"])
     with TestClient(app, client=REMOTE, base_url="http://games.example") as tc:
         assert tc.get("/").status_code == 200
         r = tc.get("/", headers={"host": "rebind.evil.example:8000"})
@@ -179,7 +179,7 @@ def test_websockets_from_other_origins_are_refused(client: TestClient, origin: s
 
 
 def test_security_headers_on_every_response_errors_included(data_dir: Path) -> None:
-    app = create_app(data_dir, computer_delay=0)
+    app = create_app(data_dir, computer_delay=0, deal_seed=17)
 
     async def boom(request: Any) -> Response:
         raise RuntimeError("a bug")
@@ -207,14 +207,14 @@ def test_security_headers_on_every_response_errors_included(data_dir: Path) -> N
 
 # ------------------------------------------------------------------------------------ the owner
 def test_a_reverse_proxy_does_not_make_every_visitor_the_owner(data_dir: Path) -> None:
-    proxied = create_app(data_dir, computer_delay=0, behind_proxy=True)
+    proxied = create_app(data_dir, computer_delay=0, deal_seed=17, behind_proxy=True)
     with TestClient(proxied, client=LOCAL, base_url=BASE) as tc:  # the proxy connects from 127.0.0.1
         assert tc.get("/api/info").json()["owner"] is False
         assert tc.get("/api/saved").status_code == 403
         with connect(tc) as ws:
             reply = Client(ws).join_reply({"type": "resume", "game": "20250101-000000-abcdef"})
             assert reply["code"] == "not_allowed"
-    plain = create_app(data_dir, computer_delay=0)
+    plain = create_app(data_dir, computer_delay=0, deal_seed=17)
     with TestClient(plain, client=LOCAL, base_url=BASE) as tc:  # a proxy the server was not told about
         assert tc.get("/api/info").json()["owner"] is True
         assert tc.get("/api/info", headers={"x-forwarded-for": "192.0.2.9"}).json()["owner"] is False
@@ -222,7 +222,7 @@ def test_a_reverse_proxy_does_not_make_every_visitor_the_owner(data_dir: Path) -
 
 
 def test_the_invite_address_is_given_to_the_page(data_dir: Path) -> None:
-    app = create_app(data_dir, computer_delay=0, any_address=True, invite_base="http://192.168.1.5:8000")
+    app = create_app(data_dir, computer_delay=0, deal_seed=17, any_address=True, invite_base="http://192.168.1.5:8000")
     with TestClient(app, client=LOCAL, base_url=BASE) as tc:
         assert tc.get("/api/info").json()["invite_base"] == "http://192.168.1.5:8000"
 
@@ -443,7 +443,7 @@ def test_a_friend_who_left_can_be_replaced_by_a_computer(data_dir: Path) -> None
 
 
 def test_a_seat_reissued_after_its_friend_left(data_dir: Path) -> None:
-    app = create_app(data_dir, computer_delay=0, replace_after=0)
+    app = create_app(data_dir, computer_delay=0, deal_seed=17, replace_after=0)
     with TestClient(app, client=LOCAL, base_url=BASE) as tc, connect(tc) as w0:
         a = Client(w0)
         ja = a.join_reply({"type": "create_table", "variant": "classic", "seats": ["person"], "name": "Ann"})
@@ -492,7 +492,7 @@ def test_the_seeded_test_mode_deals_the_same_cards(data_dir: Path, tmp_path: Pat
 
 # ------------------------------------------------------------------------------------ quotas
 def test_connections_per_client_are_limited(data_dir: Path) -> None:
-    app = create_app(data_dir, computer_delay=0, quotas=Quotas(connections_per_client=2))
+    app = create_app(data_dir, computer_delay=0, deal_seed=17, quotas=Quotas(connections_per_client=2))
     with TestClient(app, client=REMOTE, base_url=BASE) as tc:
         with connect(tc) as w1, connect(tc) as w2:
             Client(w1), Client(w2)
@@ -516,7 +516,9 @@ def test_connections_per_client_are_limited(data_dir: Path) -> None:
 
 
 def test_games_per_client_are_limited(data_dir: Path) -> None:
-    app = create_app(data_dir, computer_delay=0, quotas=Quotas(games_per_client=3, game_refill_seconds=3600))
+    app = create_app(
+        data_dir, computer_delay=0, deal_seed=17, quotas=Quotas(games_per_client=3, game_refill_seconds=3600)
+    )
     with TestClient(app, client=REMOTE, base_url=BASE) as tc, connect(tc) as ws:
         c = Client(ws)
         for _ in range(3):
@@ -539,7 +541,7 @@ def test_games_per_client_are_limited(data_dir: Path) -> None:
 
 
 def test_abandoned_tables_leave_memory(data_dir: Path) -> None:
-    app = create_app(data_dir, computer_delay=0, quotas=Quotas(idle_seconds=0, max_tables=3))
+    app = create_app(data_dir, computer_delay=0, deal_seed=17, quotas=Quotas(idle_seconds=0, max_tables=3))
     manager = app.state.manager
     with TestClient(app, client=LOCAL, base_url=BASE) as tc:
         games = []
@@ -557,7 +559,7 @@ def test_abandoned_tables_leave_memory(data_dir: Path) -> None:
 
 
 def test_a_full_server_drops_idle_tables_first_and_then_refuses(data_dir: Path) -> None:
-    app = create_app(data_dir, computer_delay=0, quotas=Quotas(max_tables=2))
+    app = create_app(data_dir, computer_delay=0, deal_seed=17, quotas=Quotas(max_tables=2))
     manager = app.state.manager
     with TestClient(app, client=LOCAL, base_url=BASE) as tc:
         with connect(tc) as ws:
@@ -575,7 +577,7 @@ def test_a_full_server_drops_idle_tables_first_and_then_refuses(data_dir: Path) 
 def test_never_played_games_expire_and_the_others_stay(data_dir: Path) -> None:
     terminal = Session.new("classic", seats=["human", "greedy"], deal_seed=1)  # never dealt, from the terminal
     Store(data_dir).save_game("20250101-000000-termnl", terminal)
-    app = create_app(data_dir, computer_delay=0, quotas=Quotas(unplayed_expiry=0))
+    app = create_app(data_dir, computer_delay=0, deal_seed=17, quotas=Quotas(unplayed_expiry=0))
     manager = app.state.manager
     with TestClient(app, client=LOCAL, base_url=BASE) as tc:
         with connect(tc) as ws:
