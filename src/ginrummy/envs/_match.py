@@ -32,6 +32,20 @@ def _check_choice(name: str, value: object, choices: Sequence[str]) -> None:
         raise OptionError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
 
 
+def vector_template(
+    what: str, variant: str, allowed: Sequence[str], num_envs: int, illegal_action: str, options: dict[str, Any]
+) -> tuple[State, int]:
+    """The checks both vector environments make before building anything: the variant is one of
+    ``allowed``, ``num_envs`` at least 1, ``illegal_action`` known and the options valid (all
+    :class:`OptionError`).  Returns a template game (its options validated) and ``num_envs``."""
+    if variant not in allowed:
+        raise OptionError(f"no vectorised {what} {variant!r}: choose one of {', '.join(allowed)}")
+    if int(num_envs) < 1:
+        raise OptionError(f"num_envs must be at least 1, got {num_envs!r}")
+    _check_choice("illegal_action", illegal_action, ("terminate", "raise"))
+    return State.new(variant, options), int(num_envs)
+
+
 def check_render_mode(render_mode: str | None, modes: Sequence[str]) -> None:
     if render_mode is not None and render_mode not in modes:
         raise OptionError(f"render_mode must be one of {', '.join(modes)}, got {render_mode!r}")

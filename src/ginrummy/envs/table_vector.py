@@ -33,14 +33,13 @@ from gymnasium.vector.utils import batch_space
 
 from ..actions import NUM_ACTIONS, Action
 from ..cards import CARDS
-from ..engine import State
 from ..errors import IllegalAction, OptionError
 from ..fastmelds import best_discards_batch, min_deadwood_batch
 from ..melds import best_arrangement, best_defense, min_deadwood
 from ..options import TableOptions, ThreeOptions
 from ..scoring import HollywoodSheet, oklahoma_knock_limit, table_hand_points, three_rotation
 from ..variants import find_variant, table_variants
-from ._match import Illegal, _check_choice, observation_space
+from ._match import Illegal, observation_space, vector_template
 from .encoding import NUM_PLANES, NUM_SCALARS, OBS_SIZE
 from .vector import _bits, batch_decks
 
@@ -75,18 +74,13 @@ class TableVectorEnv:
         illegal_reward: float = -1.0,
         **options: Any,
     ) -> None:
-        if variant not in TABLE_VARIANTS:
-            raise OptionError(f"no vectorised table game {variant!r}: choose one of {', '.join(TABLE_VARIANTS)}")
-        if int(num_envs) < 1:
-            raise OptionError(f"num_envs must be at least 1, got {num_envs!r}")
-        _check_choice("illegal_action", illegal_action, ("terminate", "raise"))
-        template = State.new(variant, options)  # validates the options (OptionError)
+        template, n = vector_template("table game", variant, TABLE_VARIANTS, num_envs, illegal_action, options)
         opts = template.options
         assert isinstance(opts, (TableOptions, ThreeOptions))
         self.opts = opts
         self.variant = variant
         self.facts = facts = find_variant(variant)
-        self.num_envs = n = int(num_envs)
+        self.num_envs = n
         self.num_seats = facts.seats
         self.reward_scale = float(reward_scale)
         self.illegal_action = illegal_action

@@ -48,7 +48,7 @@ from ..melds import min_deadwood
 from ..options import GinSolitaireOptions, SolitaireOptions
 from ..scoring import solitaire_points
 from ..variants import find_variant
-from ._match import Illegal, Reward, _check_choice, observation_space
+from ._match import Illegal, Reward, _check_choice, observation_space, vector_template
 from .encoding import NUM_PLANES, NUM_SCALARS, OBS_SIZE
 from .gym_env import GYM_VARIANTS
 
@@ -159,18 +159,13 @@ class SolitaireVectorEnv(VectorEnv):
         illegal_reward: float = -1.0,
         **options: Any,
     ) -> None:
-        if variant not in GYM_VARIANTS:
-            raise OptionError(f"no vectorised solitaire for {variant!r}: choose one of {', '.join(GYM_VARIANTS)}")
-        if int(num_envs) < 1:
-            raise OptionError(f"num_envs must be at least 1, got {num_envs!r}")
         _check_choice("reward", reward, ("points", "win"))
-        _check_choice("illegal_action", illegal_action, ("terminate", "raise"))
-        self._template = State.new(variant, options)  # validates the options (OptionError)
+        self._template, n = vector_template("solitaire for", variant, GYM_VARIANTS, num_envs, illegal_action, options)
         opts = self._template.options
         assert isinstance(opts, (SolitaireOptions, GinSolitaireOptions))
         self.opts = opts
         self.variant = variant
-        self.num_envs = n = int(num_envs)
+        self.num_envs = n
         self.reward = reward
         self.reward_scale = float(reward_scale)
         self.illegal_action = illegal_action
