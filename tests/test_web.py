@@ -197,7 +197,7 @@ def test_info_lists_every_variant_with_options_and_computer_players(client: Test
 
 
 def test_owner_is_a_loopback_client_asking_for_a_loopback_name() -> None:
-    from ginrummy.web.server import is_owner
+    from ginrummy.web.guard import is_owner
 
     assert is_owner("127.0.0.1", "127.0.0.1:8000") and is_owner("::1", "[::1]:8000")
     assert is_owner("127.0.0.1", "localhost:8000")

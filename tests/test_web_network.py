@@ -27,9 +27,9 @@ from ginrummy.names import BadName, clean_name, distinct_name, safe_display_name
 from ginrummy.session import Session
 from ginrummy.store import Store
 from ginrummy.web import create_app
+from ginrummy.web.guard import CSP, HostPolicy
 from ginrummy.web.protocol import SCHEMAS, ProtocolError, validate
-from ginrummy.web.server import CSP, HostPolicy
-from ginrummy.web.tables import Quotas
+from ginrummy.web.quotas import Quotas
 from test_web import BASE, LOCAL, REMOTE, Client, connect, play_hand
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

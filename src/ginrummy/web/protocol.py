@@ -33,6 +33,7 @@ __all__ = [
     "VARIANT_FACTS",
     "ProtocolError",
     "RateLimiter",
+    "dumps",
     "option_label",
     "validate",
     "variant_facts",
@@ -298,3 +299,8 @@ class RateLimiter:
             self.tokens -= 1
             return True
         return False
+
+
+def dumps(msg: dict[str, Any]) -> str:
+    """A message as compact JSON text, as it goes on the wire."""
+    return json.dumps(msg, separators=(",", ":"))

@@ -3,27 +3,27 @@
 ``create_app(data_dir)`` builds it; ``ginrummy serve`` runs it under uvicorn.  Pages and assets
 come from the package (``ginrummy/web/static``, nothing from a CDN).  Play goes through ``/ws``:
 the client sends small JSON requests (:mod:`ginrummy.web.protocol`), the server answers each
-connection with its own seat's observation only (:mod:`ginrummy.web.tables`).
+connection with its own seat's observation only (:mod:`ginrummy.web.table`).
 
 HTTP routes: ``/`` (the app), ``/join/<invite>`` (the app, opened on an invitation),
 ``/stats`` (the app's statistics page), ``/static/...``, ``/api/rules/<variant>`` (the rule
 book's sections for a variant), ``/api/info`` (variants, options, computer players), and, for
 the person at this computer only (a loopback client), ``/api/saved`` and ``/api/stats``.
+
+The layers below: :mod:`~ginrummy.web.guard` (host names, owner, security headers),
+:mod:`~ginrummy.web.connection` (one client), :mod:`~ginrummy.web.tables` (the tables).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import logging
 import os
 import re
-from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, MutableMapping
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -38,282 +38,29 @@ from ..names import safe_display_name
 from ..options import option_help
 from ..store import Store
 from ..variants import VARIANTS, variant_names
+from .connection import Connection, Tap
+from .guard import FORWARDING, GuardedStarlette, HostPolicy, is_owner
 from .protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
     TABLE_VARIANTS,
     ProtocolError,
     RateLimiter,
+    dumps,
     option_label,
     validate,
     variant_facts,
 )
+from .quotas import ClientQuotas, Quotas
 from .rulebook import variant_rules
-from .tables import Quotas, Table, TableManager, Tap, default_opponent, dumps
+from .table import Table, default_opponent
+from .tables import TableManager
 
-__all__ = ["LOCAL_NAMES", "STATIC_DIR", "Connection", "HostPolicy", "Quotas", "create_app", "is_loopback", "is_owner"]
+__all__ = ["STATIC_DIR", "Quotas", "create_app"]
 
 log = logging.getLogger("ginrummy.web")
 STATIC_DIR = Path(__file__).parent / "static"
 _GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-SEND_QUEUE = 256  # messages waiting for a slow client before it is disconnected
-LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
-
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'"
-)
-SECURITY_HEADERS = [
-    (b"content-security-policy", CSP.encode()),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),  # invitation links stay out of other sites' logs
-    (b"x-frame-options", b"DENY"),
-    (b"cross-origin-opener-policy", b"same-origin"),
-    (b"cross-origin-resource-policy", b"same-origin"),
-    (b"permissions-policy", b"camera=(), microphone=(), geolocation=(), payment=(), usb=()"),
-]
-_FORWARDING = ("forwarded", "x-forwarded-for", "x-forwarded-host", "x-real-ip")
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
-
-
-def is_loopback(host: str | None) -> bool:
-    """True for a client on this computer (127.0.0.0/8 or ::1)."""
-    if not host:
-        return False
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return host == "localhost"
-
-
-def host_name(host_header: str | None) -> str | None:
-    """The name in a Host header (lower case, without the port or brackets), or None if malformed."""
-    if not host_header:
-        return None
-    try:
-        name = urlsplit("//" + host_header).hostname
-        urlsplit("//" + host_header).port  # noqa: B018 - raises on a bad port
-    except ValueError:
-        return None
-    return name or None
-
-
-def is_owner(client_host: str | None, host_header: str | None) -> bool:
-    """The person at the computer running the server: a loopback client that asked for a loopback
-    name.  (Checking the Host header too keeps a DNS-rebinding page from passing as the owner.)"""
-    if not is_loopback(client_host) or not host_header:
-        return False
-    return is_loopback(host_name(host_header))
-
-
-class HostPolicy:
-    """Which Host headers the server answers: the names it is served as.  Always the loopback
-    names (``localhost``, ``127.0.0.1``, ``[::1]``); the ``--host`` name; each ``--allowed-host``;
-    and, when listening on every interface (``0.0.0.0``/``::``), any IP address written as such
-    (a page can be rebound to this server only through a *name*, never through an address).
-    Anything else is refused: that is how a DNS-rebinding page is kept out."""
-
-    def __init__(self, names: Iterable[str] = (), *, any_address: bool = False) -> None:
-        self.names = frozenset(n.strip().lower().strip("[]") for n in names if n.strip())
-        self.any_address = any_address
-
-    def allows(self, host_header: str | None) -> bool:
-        name = host_name(host_header)
-        if name is None:
-            return False
-        if name in LOCAL_NAMES or name in self.names:
-            return True
-        try:
-            address = ipaddress.ip_address(name)
-        except ValueError:
-            return False
-        return address.is_loopback or self.any_address
-
-
-def _header(scope: Scope, name: bytes) -> str | None:
-    for key, value in scope.get("headers") or []:
-        if key.lower() == name:
-            return bytes(value).decode("latin-1")
-    return None
-
-
-class Guard:
-    """The outermost layer: refuses requests for a host the server is not served as and WebSockets
-    opened by pages of other sites, and adds the security headers to every HTTP response, error
-    pages included."""
-
-    def __init__(self, app: ASGIApp, hosts: HostPolicy) -> None:
-        self.app = app
-        self.hosts = hosts
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            await self._http(scope, receive, send)
-        elif scope["type"] == "websocket":
-            host = _header(scope, b"host")
-            origin = _header(scope, b"origin")
-            if not self.hosts.allows(host):
-                await self._refuse(scope, send, b"unknown host: this server answers only the names it is served as\n")
-                return
-            if origin is not None and not same_origin(origin, host):
-                await self._refuse(scope, send, b"a page of another site may not open this server's WebSocket\n")
-                return
-            await self.app(scope, receive, send)
-        else:
-            await self.app(scope, receive, send)
-
-    async def _refuse(self, scope: Scope, send: Send, body: bytes) -> None:
-        """Refuse a WebSocket before the handshake: a 403 with the security headers where the
-        server can send one, else a plain close."""
-        if "websocket.http.response" not in (scope.get("extensions") or {}):
-            await send({"type": "websocket.close", "code": 1008})
-            return
-        headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", b"%d" % len(body))]
-        await send({"type": "websocket.http.response.start", "status": 403, "headers": headers + SECURITY_HEADERS})
-        await send({"type": "websocket.http.response.body", "body": body})
-
-    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
-        api = str(scope.get("path", "")).startswith("/api/")
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = [h for h in message.get("headers", []) if h[0].lower() not in _OURS]
-                headers += SECURITY_HEADERS
-                if api:
-                    headers.append((b"cache-control", b"no-store"))
-                message["headers"] = headers
-            await send(message)
-
-        if not self.hosts.allows(_header(scope, b"host")):
-            body = b"unknown host: this server answers only the names it is served as (see --allowed-host)\n"
-            await send_with_headers(
-                {
-                    "type": "http.response.start",
-                    "status": 400,
-                    "headers": [
-                        (b"content-type", b"text/plain; charset=utf-8"),
-                        (b"content-length", b"%d" % len(body)),
-                    ],
-                }
-            )
-            await send({"type": "http.response.body", "body": body})
-            return
-        await self.app(scope, receive, send_with_headers)
-
-
-_OURS = {name for name, _ in SECURITY_HEADERS} | {b"cache-control"}
-
-
-def same_origin(origin: str, host_header: str | None) -> bool:
-    """A WebSocket's ``Origin`` names this very server (the page came from here)."""
-    try:
-        parts = urlsplit(origin)
-    except ValueError:
-        return False
-    return parts.scheme in ("http", "https") and bool(host_header) and parts.netloc.lower() == str(host_header).lower()
-
-
-class GuardedStarlette(Starlette):
-    """Starlette with :class:`Guard` outside everything, even the error handler: a 500 carries the
-    security headers too."""
-
-    hosts: HostPolicy = HostPolicy()
-
-    def build_middleware_stack(self) -> ASGIApp:
-        return Guard(super().build_middleware_stack(), self.hosts)
-
-
-class Connection:
-    """One WebSocket client: its seat (once attached), its rate limit and its send queue."""
-
-    _next_id = 0
-
-    def __init__(
-        self, websocket: WebSocket, *, owner: bool, rate: float, burst: float, tap: Tap | None, client: str = ""
-    ) -> None:
-        Connection._next_id += 1
-        self.id = Connection._next_id
-        self.websocket = websocket
-        self.owner = owner  # on this computer: may list and resume saved games
-        self.client = client  # the client's address (quotas are per address)
-        self.limiter = RateLimiter(rate, burst)
-        self.table: Table | None = None
-        self.seat: int | None = None
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=SEND_QUEUE)
-        self.tap = tap
-        self.overflow = False
-        self.limited = False  # counted against its address's quotas
-        self.games: RateLimiter = RateLimiter(0.0, 1e9)  # new games on this connection (set by the app)
-
-    def send(self, msg: dict[str, Any]) -> None:
-        """Queue one message for this client (never blocks the game)."""
-        text = dumps(msg)
-        if self.tap is not None:
-            self.tap(self, msg, text)
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
-            self.overflow = True  # the client stopped reading: drop it, it will reconnect
-
-    def error(self, code: str, message: str, *, ref: str | None = None, seq: int | None = None) -> None:
-        msg: dict[str, Any] = {"type": "error", "code": code, "message": message}
-        if ref is not None:
-            msg["ref"] = ref
-        if seq is not None:
-            msg["seq"] = seq
-        self.send(msg)
-
-    async def writer(self) -> None:
-        while True:
-            text = await self.queue.get()
-            if text is None or self.overflow:
-                with contextlib.suppress(Exception):
-                    await self.websocket.close(code=1008 if self.overflow else 1000)
-                return
-            await self.websocket.send_text(text)
-
-
-class ClientQuotas:
-    """Per client address: open connections, and a bucket of games to start."""
-
-    MAX_CLIENTS = 10_000  # addresses remembered (the least recently seen are forgotten)
-
-    def __init__(self, quotas: Quotas) -> None:
-        self.quotas = quotas
-        self.connections: dict[str, int] = {}
-        self.games: OrderedDict[str, RateLimiter] = OrderedDict()
-
-    def exempt(self, client: str, behind_proxy: bool) -> bool:
-        return not self.quotas.limit_loopback and not behind_proxy and is_loopback(client)
-
-    def open(self, client: str) -> bool:
-        n = self.connections.get(client, 0)
-        if n >= self.quotas.connections_per_client:
-            return False
-        self.connections[client] = n + 1
-        return True
-
-    def close(self, client: str) -> None:
-        n = self.connections.get(client, 0) - 1
-        if n <= 0:
-            self.connections.pop(client, None)
-        else:
-            self.connections[client] = n
-
-    def start_game(self, client: str) -> bool:
-        bucket = self.games.pop(client, None)
-        if bucket is None:
-            q = self.quotas
-            bucket = RateLimiter(1.0 / max(q.game_refill_seconds, 1e-9), float(q.games_per_client))
-        self.games[client] = bucket
-        while len(self.games) > self.MAX_CLIENTS:
-            self.games.popitem(last=False)
-        return bucket.allow()
 
 
 def create_app(
@@ -352,7 +99,6 @@ def create_app(
     manager = TableManager(
         store,
         computer_delay=computer_delay,
-        tap=tap,
         workers=workers,
         quotas=quotas,
         replace_after=replace_after,
@@ -361,7 +107,7 @@ def create_app(
     clients = ClientQuotas(quotas)
 
     def owner_of(client_host: str | None, host_header: str | None, headers: Any) -> bool:
-        if behind_proxy or any(headers.get(h) for h in _FORWARDING):
+        if behind_proxy or any(headers.get(h) for h in FORWARDING):
             return False  # a proxy's visitors all arrive from this computer: none of them is the owner
         return is_owner(client_host, host_header)
 

@@ -1,0 +1,254 @@
+"""The play at the browser's tables: a person's action, the deal, hints, the sitter's
+suggestions, the computer players' moves and a finished solitaire's analysis.  Every rule is the
+session's (:class:`ginrummy.session.Session`); this module only orders the steps, holds each
+table's lock, saves and tells every seat."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any
+
+from ..actions import Action
+from ..errors import GinRummyError, IllegalAction, StoreError
+from ..session import ComputerPlayerError
+from ..store import Store
+from ..variants import solo_variants
+from ..words import computer_failed
+from .protocol import ProtocolError
+from .saver import Saver
+from .seatbook import SeatBook
+from .table import Client, Table
+from .thinker import Thinker, advice_words, hint_inputs
+
+__all__ = ["TablePlay"]
+
+log = logging.getLogger("ginrummy.web")
+SOLO = solo_variants()
+
+
+class TablePlay:
+    """Plays the tables it is given: checks and applies the people's actions, deals, gives hints
+    and suggestions, moves the computer players (one every ``computer_delay`` seconds) and
+    analyses finished solitaires.  :class:`~ginrummy.web.tables.TableManager` adds who sits where."""
+
+    def __init__(self, store: Store, *, computer_delay: float = 0.6, workers: int = 0) -> None:
+        self.store = store
+        self.book = SeatBook(store.data_dir)  # who is ready for the next deal survives a restart
+        self.computer_delay = computer_delay
+        self.saver = Saver(store)
+        self.thinker = Thinker(workers)
+
+    # -- playing ----------------------------------------------------------------------------------
+    async def act(self, table: Table, seat: int, text: str, conn: Client, seq: int | None) -> None:
+        async with table.lock:
+            s = table.session
+            try:
+                action = Action.parse(text)
+            except GinRummyError as exc:
+                raise ProtocolError("bad_action", str(exc)) from None
+            if s.state.game_over:
+                raise ProtocolError("game_over", "the game is over")
+            if s.state.needs_deal:
+                raise ProtocolError("not_your_turn", "the hand is over: press Deal for the next one")
+            if s.to_act != seat:
+                raise ProtocolError("not_your_turn", "it is not your turn")
+            legal = {str(a) for a in s.state.legal_actions()}
+            base = str(Action(action.kind, action.card)) if action.melds is not None else str(action)
+            if base not in legal:
+                listed = ", ".join(sorted(legal))
+                if action.kind == "layoff":
+                    why = "layoffs are made for you when the hand ends"
+                elif action.card is not None and action.card not in s.state.hand(seat):
+                    why = f"you can only {action.kind} a card you hold"  # the card is not echoed back
+                else:
+                    why = f"{base} is not legal now"
+                raise ProtocolError("illegal_action", f"{why}; legal: {listed}")
+            try:
+                s.act(seat, action)
+            except IllegalAction as exc:
+                raise ProtocolError("illegal_action", str(exc)) from None
+            table.suggestion = None
+            self._changed(table, conn, seq)
+            self._maybe_analyse(table)
+
+    async def deal(self, table: Table, seat: int, conn: Client, seq: int | None) -> None:
+        """``seat`` is ready for the next hand; deal it once every person is ready."""
+        async with table.lock:
+            s = table.session
+            if s.state.game_over:
+                raise ProtocolError("game_over", "the game is over")
+            if not s.state.needs_deal:
+                raise ProtocolError("not_allowed", "the hand in play is not over")
+            if table.open_seats():
+                n = len(table.open_seats())
+                raise ProtocolError(
+                    "waiting", f"waiting for {n} more {'person' if n == 1 else 'people'}: share the invitation links"
+                )
+            table.ready.add(seat)
+            if not self._maybe_deal(table):
+                self.book.set_ready(table.game_id, table.ready)  # who is ready survives a restart
+            self._maybe_analyse(table)
+            self._changed(table, conn, seq, urgent=True)
+
+    # -- the solitaires' analysis -----------------------------------------------------------------
+    def _maybe_analyse(self, table: Table) -> None:
+        """A solitaire just finished: analyse it (as the terminal app does) and file the analysis
+        with the game, so that browser games get an accuracy figure too (call with the lock held)."""
+        st = table.session.state
+        if st.game_over and st.variant in SOLO and table.analysis is None and table.analysing is None:
+            table.analysing = asyncio.create_task(self._analyse(table))
+
+    async def _analyse(self, table: Table) -> None:
+        session = table.session  # over: it changes no more
+        try:
+            analysis = await self.thinker.analyse(session)
+        except Exception:  # the analysis never loses the game
+            log.exception("the analysis of game %s failed", table.game_id)
+            analysis = None
+        analysis = analysis or {"error": "no analysis", "summary": ["(No analysis of this game.)"]}
+        await self.saver.flush()  # the game is filed first (without analysis)...
+        if analysis.get("accuracy") is not None:
+            try:  # ...then with it
+                await asyncio.to_thread(self.store.finish_game, table.game_id, session, analysis)
+            except (StoreError, OSError) as exc:
+                log.error("could not file the analysis of game %s: %s", table.game_id, exc)
+        async with table.lock:
+            table.analysis = analysis
+            table.broadcast()
+
+    def _maybe_deal(self, table: Table) -> bool:
+        """Deal the next hand if every person is ready (call with the lock held)."""
+        s = table.session
+        if not s.state.needs_deal or s.state.game_over or table.open_seats():
+            return False
+        if not set(table.person_seats()) <= table.ready:
+            return False
+        table.ready.clear()
+        self.book.set_ready(table.game_id, table.ready)
+        table.suggestion = None
+        table.failure = None
+        s.start_hand()
+        return True
+
+    async def hint(self, table: Table, seat: int) -> dict[str, Any]:
+        async with table.lock:
+            if not table.hints:
+                raise ProtocolError("not_allowed", "hints are turned off at this table")
+            try:
+                inputs = hint_inputs(table.session, seat)
+                actor = table.session.advised_seat(seat)
+            except IllegalAction as exc:
+                raise ProtocolError("not_allowed", str(exc)) from None
+            players = list(table.session.state.players)
+        try:
+            advice = await self.thinker.advise(*inputs)
+        except ImportError:
+            raise ProtocolError("not_available", "hints are not available in this installation") from None
+        except ValueError as exc:  # the advisor has nothing to advise on
+            raise ProtocolError("not_allowed", f"no hint: {exc}") from None
+        return advice_words(advice, players, actor, seat, inputs[0])
+
+    async def suggest(
+        self, table: Table, seat: int, text: str, note: str | None, conn: Client, seq: int | None = None
+    ) -> None:
+        """Three: the sitter suggests an action to the captain, who alone decides (rule 2.2)."""
+        async with table.lock:
+            roles = table.roles()
+            st = table.session.state
+            if roles is None or st.is_hand_over:
+                raise ProtocolError("not_allowed", "suggestions are for the sitter in three-player gin, during a hand")
+            if seat != roles["sitter"]:
+                raise ProtocolError("not_allowed", "only the sitter makes suggestions; the captain decides")
+            if st.current_player != roles["captain"]:
+                raise ProtocolError("not_allowed", "the captain is not to act")
+            try:
+                action = str(Action.parse(text))
+            except GinRummyError as exc:
+                raise ProtocolError("bad_action", str(exc)) from None
+            legal = {str(a) for a in st.legal_actions()}
+            if action not in legal:
+                raise ProtocolError("illegal_action", f"{action} is not legal for the captain now")
+            table.suggestion = {"from": seat, "action": action, "text": note or ""}
+            table.broadcast(conn, seq)
+
+    def _changed(
+        self, table: Table, acting: Client | None = None, seq: int | None = None, urgent: bool = False
+    ) -> None:
+        table.last_seen = time.monotonic()
+        self.saver.mark(table, urgent=urgent or table.session.state.is_hand_over)
+        table.broadcast(acting, seq)
+        self._kick(table)
+
+    # -- computer players -------------------------------------------------------------------------
+    def _kick(self, table: Table) -> None:
+        """Start the table's computer driver if a computer is to act (call with the lock held)."""
+        if table.driver is None and (table.computer_to_act() or self._wants_auto_suggestion(table)):
+            table.driver = asyncio.create_task(self._drive(table))
+
+    def _wants_auto_suggestion(self, table: Table) -> bool:
+        """Three: a computer sitter suggests once per position when a person captains (and hints are on)."""
+        roles = table.roles()
+        if roles is None or table.suggestion is not None or table.session.state.is_hand_over:
+            return False
+        s = table.session
+        sitter, captain = roles["sitter"], roles["captain"]
+        if not (s.to_act == captain and s.is_human(captain) and not s.is_human(sitter) and table.hints):
+            return False
+        return table.suggested_at != _position(table)
+
+    async def _drive(self, table: Table) -> None:
+        """Let the computer seats play, one action every ``computer_delay`` seconds; a computer
+        sitter's suggestion is worked out without holding the table up."""
+        try:
+            while True:
+                if self.computer_delay:
+                    await asyncio.sleep(self.computer_delay)
+                async with table.lock:
+                    s = table.session
+                    if table.computer_to_act():
+                        try:
+                            await self.thinker.computer_step(s)
+                        except Exception as exc:  # an agent's bug must not take the server down
+                            log.exception("computer player failed in game %s", table.game_id)
+                            seat = s.to_act
+                            name = s.state.players[seat] if seat is not None else "?"
+                            # the agent's own error may list its hand: the table is told only who failed
+                            table.failure = str(exc) if isinstance(exc, ComputerPlayerError) else computer_failed(name)
+                            table.broadcast()
+                            table.driver = None
+                            return
+                        table.suggestion = None
+                        table.last_seen = time.monotonic()
+                        self.saver.mark(table, urgent=s.state.is_hand_over)
+                        table.broadcast()
+                        continue
+                    inputs = None
+                    if self._wants_auto_suggestion(table):
+                        roles = table.roles()
+                        assert roles is not None
+                        sitter, position = roles["sitter"], _position(table)
+                        table.suggested_at = position  # once per position, even if the advisor fails
+                        with contextlib.suppress(GinRummyError):
+                            inputs = hint_inputs(s, sitter)
+                    if inputs is None:
+                        table.driver = None
+                        return
+                advice = None
+                with contextlib.suppress(GinRummyError, ImportError, ValueError):
+                    advice = await self.thinker.advise(*inputs)
+                async with table.lock:
+                    if advice is not None and table.suggestion is None and _position(table) == position:
+                        table.suggestion = {"from": sitter, "action": advice["best"], "text": advice["why"]}
+                        table.broadcast()
+        except asyncio.CancelledError:
+            table.driver = None
+            raise
+
+
+def _position(table: Table) -> tuple[int, int]:
+    """Which position a table is in: the hand and the number of actions taken in it."""
+    st = table.session.state
+    return st.hand_number, len(st.logs[-1].actions) if st.logs else 0
