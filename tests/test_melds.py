@@ -13,6 +13,10 @@ from hypothesis import strategies as st
 
 import ginrummy.cards
 import ginrummy.melds
+import ginrummy.melds.arrange
+import ginrummy.melds.deadwood
+import ginrummy.melds.layoffs
+import ginrummy.melds.tables
 from ginrummy.cards import CARDS, CardSet, parse_cards
 from ginrummy.errors import CardError
 from ginrummy.melds import (
@@ -37,8 +41,9 @@ def mask(text: str) -> int:
 
 
 def test_doctests() -> None:
-    for module in (ginrummy.cards, ginrummy.melds):
-        assert doctest.testmod(module).failed == 0
+    m = ginrummy.melds
+    results = [doctest.testmod(module) for module in (ginrummy.cards, m, m.tables, m.deadwood, m.arrange, m.layoffs)]
+    assert all(r.failed == 0 for r in results) and all(r.attempted for r in results[:4])
 
 
 def test_reference_data_exact() -> None:
