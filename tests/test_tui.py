@@ -396,7 +396,7 @@ def test_the_sitter_sees_the_captains_hand(tmp_path: Path) -> None:
 
 
 def test_a_game_to_the_end_is_filed_with_its_analysis(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import ginrummy.tui.screens as screens
+    import ginrummy.tui.game as screens
 
     original = screens.solitaire_analysis
     monkeypatch.setattr(screens, "solitaire_analysis", lambda session, rollouts=None: original(session, rollouts=4))

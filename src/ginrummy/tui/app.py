@@ -19,7 +19,9 @@ from textual.theme import Theme
 from ..errors import StoreError
 from ..session import Session, make_session
 from ..store import Store, new_game_id
-from .screens import GameScreen, StartScreen, StoreErrorScreen
+from .dialogs import StoreErrorScreen
+from .game import GameScreen
+from .start import StartScreen
 
 __all__ = ["HIGH_CONTRAST", "GinRummyApp"]
 

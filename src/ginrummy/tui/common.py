@@ -1,0 +1,72 @@
+"""What every screen of the terminal app shares: the :class:`Host` the screens ask for the app's
+services (a Protocol, so that no screen imports the app), the variants' titles and the levels' words,
+and a redraw-saving ``put``."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, cast
+
+from rich.text import Text
+from textual.screen import Screen
+from textual.widgets import Static
+
+from ..session import Session
+from ..store import Store
+from ..variants import VARIANTS, solo_variants
+
+__all__ = ["LEVEL_TEXT", "SOLO", "VARIANT_TITLES", "Host", "fmt", "host", "put"]
+
+VARIANT_TITLES = {v.name: v.title for v in VARIANTS}
+SOLO = solo_variants()  # the solitaires, from the registry
+LEVEL_TEXT = {
+    "random": "random (any legal move)",
+    "greedy": "greedy (least deadwood now)",
+    "expert": "expert (the strongest)",
+    "planner": "planner (watch it play)",
+    "clairvoyant": "clairvoyant (sees the deck; watch it)",
+}
+
+
+class Host(Protocol):
+    """The services of the app that the screens use (the app, :class:`~ginrummy.tui.app.GinRummyApp`,
+    owns them: the store, the display settings, opening and leaving games)."""
+
+    store: Store | None
+    four_colour: bool
+    large: bool
+    high_contrast: bool
+    computer_delay: float
+    deal_seed: int | None
+    analyse: bool
+
+    def set_display(
+        self, *, four_colour: bool | None = None, large: bool | None = None, high_contrast: bool | None = None
+    ) -> None: ...
+
+    def open_game(self, session: Session, *, replace: bool = False) -> Screen[None]: ...
+
+    def resume_game(self, game_id: str) -> Screen[None] | None: ...
+
+    def leave_game(self) -> None: ...
+
+    def start_new_database(self) -> None: ...
+
+    def play_without_saving(self) -> None: ...
+
+
+def host(screen: Screen[Any]) -> Host:
+    """The app that shows ``screen``, as the services it offers the screens."""
+    return cast(Host, screen.app)
+
+
+def put(widget: Static, content: Any) -> None:
+    """Update a Static only when its content changed (an update costs a redraw)."""
+    key = content.markup if isinstance(content, Text) else str(content)
+    if getattr(widget, "_ginrummy_last", None) != key:
+        widget._ginrummy_last = key  # type: ignore[attr-defined]  # a cache on the widget, read above
+        widget.update(content)
+
+
+def fmt(value: Any) -> str:
+    """An option's value as typed on the command line (``true``, not ``True``)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)

@@ -1,0 +1,134 @@
+"""Small screens of the terminal app: the keys, a yes/no question, and the bad-database screen."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Footer, Header, Markdown, Static
+
+from .common import host
+
+__all__ = ["KEYS_HELP", "ConfirmScreen", "HelpScreen", "StoreErrorScreen"]
+
+KEYS_HELP = """\
+# Keys
+
+| key | does |
+|---|---|
+| 1 – 9, 0, - | select card 1 to 11 (or click a card) |
+| ← → | move the selection |
+| s | draw from the stock (or click the stock) |
+| t | take the upcard / top discard (or click it) |
+| p | pass on the first upcard |
+| d | discard the selected card |
+| k | knock, discarding the selected card |
+| g | gin, discarding the selected card (no card: big gin / declare) |
+| b | big gin: all eleven cards melded, no discard |
+| n | deal the next hand (after the commitment is shown); new game when over |
+| h | hint: the advisor's suggestion |
+| o | sort the hand by rank or by suit |
+| m | group the melds together, or not |
+| c | show or hide the score sheet |
+| f | four-colour deck (clubs green, diamonds blue) |
+| z | large cards |
+| x | high-contrast theme |
+| Tab, then ↑ ↓ PgUp PgDn Home End | scroll the table (a small terminal: the hand's scoring below) |
+| ? | this help |
+| Esc | back to the menu (the game is saved) |
+| q | quit (the game is saved; you resume next time) |
+
+Every card shows its rank, suit symbol and suit letter (7♥h). Cards in a meld carry the meld's
+number under them; the selected card has a heavy border; a card just drawn is marked with `*`.
+"""
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.pop_screen", "Close"),
+        Binding("question_mark", "app.pop_screen", "Close"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help"):
+            yield Markdown(KEYS_HELP)
+            yield Button("Close (Esc)", id="close-help")
+
+    @on(Button.Pressed, "#close-help")
+    def close(self) -> None:
+        self.app.pop_screen()
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question before something that cannot be undone: y or Enter on Yes, n or Esc for no."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n", "answer(False)", "No"),
+        Binding("escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: Text | str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm"):
+            yield Static(self.question, id="confirm-text")
+            with Horizontal(id="confirm-buttons"):
+                yield Button("Yes, delete (y)", id="confirm-yes", variant="error")
+                yield Button("No (n, Esc)", id="confirm-no", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#confirm-no", Button).focus()  # the safe answer is the default
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+    @on(Button.Pressed)
+    def pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "confirm-yes")
+
+
+class StoreErrorScreen(Screen[None]):
+    """The database cannot be used: say why, change nothing unless the person chooses."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "app.quit", "Quit")]
+
+    def __init__(self, message: str) -> None:
+        super().__init__()
+        self.error_message = message
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="store-error"):
+            yield Static("[b]Your saved games could not be opened[/b]", classes="section")
+            yield Static(Text(self.error_message), id="store-error-text")
+            yield Static(
+                "Nothing has been changed. You can start a new database (the old file is renamed "
+                "to ….bad-<date> so it can still be rescued), play without saving, or quit and "
+                "look at the file yourself."
+            )
+            with Horizontal(id="store-buttons"):
+                yield Button("Start a new database", id="new-db", variant="warning")
+                yield Button("Play without saving", id="no-save")
+                yield Button("Quit", id="quit-store", variant="primary")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#quit-store", Button).focus()
+
+    @on(Button.Pressed)
+    def chosen(self, event: Button.Pressed) -> None:
+        app = host(self)
+        if event.button.id == "new-db":
+            app.start_new_database()
+        elif event.button.id == "no-save":
+            app.play_without_saving()
+        else:
+            self.app.exit(1)

@@ -1,0 +1,347 @@
+"""The start screen: resume a saved game, or choose a variant, its options, the opponents and names."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, cast
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Checkbox, Collapsible, Footer, Header, Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
+
+from ..agents import available_agents
+from ..errors import GinRummyError, StoreError
+from ..options import option_help, options_for
+from ..session import HUMAN, make_session
+from ..variants import seats_of, variant_names
+from ..words import clean_names, default_players
+from .common import LEVEL_TEXT, SOLO, VARIANT_TITLES, fmt, host
+from .dialogs import ConfirmScreen, HelpScreen
+from .stats import StatsScreen
+
+__all__ = ["StartScreen"]
+
+
+def _available(variant: str) -> list[str]:
+    try:
+        return available_agents(variant)
+    except Exception:  # an agent module failing to load must not take the menu down
+        return []
+
+
+class StartScreen(Screen[None]):
+    """Choose a variant, its options, the opponents and names; resume a saved game; statistics."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+n", "start", "Start game", priority=True),
+        Binding("ctrl+r", "resume", "Resume newest", priority=True),
+        Binding("ctrl+t", "stats", "Statistics", priority=True),
+        Binding("ctrl+d", "delete_saved", "Delete saved game", show=False),
+        Binding("f1", "help", "Keys"),
+        Binding("ctrl+q", "app.quit", "Quit", priority=True),
+    ]
+
+    def __init__(self, variant: str | None = None) -> None:
+        super().__init__()
+        self.variant = variant if variant in variant_names() else "classic"
+        self._build = 0
+        self._options_built: int | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll(id="start"):
+            yield Static("[b]ginrummy[/b] — the Gin Rummy family", id="start-title")
+            yield Static("", id="resume-info")
+            yield OptionList(id="saved")
+            with Horizontal(classes="row"):
+                yield Label("Variant", classes="label")
+                yield Select(
+                    [(f"{v} — {VARIANT_TITLES[v]}", v) for v in variant_names()],
+                    value=self.variant,
+                    allow_blank=False,
+                    id="variant",
+                    compact=True,
+                )
+            with Horizontal(classes="row"):
+                yield Label("Your name", classes="label")
+                yield Input(value="You", id="name", max_length=20, compact=True)
+            yield Vertical(id="seats")
+            with Collapsible(title="Rules options (the rule book's defaults; open to change them)", id="rules"):
+                yield Vertical(id="options")
+            with Horizontal(classes="row"):
+                yield Label("Display", classes="label")
+                yield Checkbox("Four-colour deck", host(self).four_colour, id="four-colour", compact=True)
+                yield Checkbox("Large cards", host(self).large, id="large", compact=True)
+                yield Checkbox("High contrast", host(self).high_contrast, id="high-contrast", compact=True)
+            with Horizontal(id="start-buttons"):
+                yield Button("Start game (ctrl+n)", id="start-game", variant="primary")
+                yield Button("Statistics (ctrl+t)", id="open-stats")
+                yield Button("Keys (F1)", id="keys")
+                yield Button("Quit (ctrl+q)", id="quit")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        self.title = "ginrummy"
+        self.sub_title = "start"
+        self.refresh_saved()
+        await self.rebuild_variant()
+        saved = self.query_one("#saved", OptionList)
+        if saved.option_count:
+            saved.focus()
+        else:
+            self.query_one("#start-game", Button).focus()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_saved()
+
+    def refresh_saved(self) -> None:
+        store = host(self).store
+        saved_list = self.query_one("#saved", OptionList)
+        saved_list.clear_options()
+        games = store.saved_games() if store is not None else []
+        info = self.query_one("#resume-info", Static)
+        if store is None:
+            info.update("[b]Games are not being saved[/b] (no database): they cannot be resumed.")
+        elif games:
+            info.update(
+                f"[b]You have {len(games)} game{'s' if len(games) > 1 else ''} in progress.[/b] "
+                "Choose one to resume exactly where you left it (Enter, or ctrl+r for the newest; "
+                "ctrl+d deletes one):"
+            )
+        else:
+            info.update("No game in progress. Choose a variant and start one.")
+        for g in games:
+            names = " v. ".join(clean_names(g.players))
+            totals = "–".join(str(t) for t in g.totals)
+            saved_list.add_option(
+                Option(
+                    Text(  # a Text, not markup: a name like "[/b]" or "[@click=...]" is shown as typed
+                        f"{g.variant}: {names} · hand {g.hand_number} · {totals} · "
+                        f"{g.updated_at[:16].replace('T', ' ')} UTC" + (f" · open in {g.open_in}" if g.open_in else "")
+                    ),
+                    id=g.id,
+                )
+            )
+        saved_list.display = bool(games)
+        if games:
+            saved_list.highlighted = 0
+
+    async def rebuild_variant(self) -> None:
+        v = self.variant
+        self._build += 1
+        b = self._build
+        seats = self.query_one("#seats", Vertical)
+        await seats.remove_children()
+        levels = _available(v)
+        rows: list[Any] = []
+        if v in SOLO:
+            watchable = [x for x in levels if x != "clairvoyant"]  # it needs the deal itself: analysis only
+            choices = [("You play", HUMAN)] + [(f"Watch the {LEVEL_TEXT.get(x, x)}", x) for x in watchable]
+            rows.append(
+                Horizontal(
+                    Label("Who plays", classes="label"),
+                    Select(choices, value=HUMAN, allow_blank=False, id=f"seat-{b}-0", compact=True),
+                    classes="row",
+                )
+            )
+        else:
+            table_levels = [x for x in levels if x not in ("planner", "clairvoyant")] or ["expert"]
+            default = "expert" if "expert" in table_levels else table_levels[-1]
+            for i in range(1, seats_of(v)):
+                label = "Opponent" if seats_of(v) == 2 else f"Opponent {i}"
+                rows.append(
+                    Horizontal(
+                        Label(label, classes="label"),
+                        Select(
+                            [(LEVEL_TEXT.get(x, x), x) for x in table_levels],
+                            value=default,
+                            allow_blank=False,
+                            id=f"seat-{b}-{i}",
+                            compact=True,
+                        ),
+                        Input(placeholder="name (optional)", id=f"name-{b}-{i}", max_length=20, compact=True),
+                        classes="row seat",
+                    )
+                )
+        await seats.mount_all(rows)
+        opts = self.query_one("#options", Vertical)
+        await opts.remove_children()
+        self._options_built = None
+        if not self.query_one("#rules", Collapsible).collapsed:
+            await self.build_options()
+
+    async def build_options(self) -> None:
+        """The rules options of the variant, each with its explanation (built when first shown)."""
+        v, b = self.variant, self._build
+        if self._options_built == b:
+            return
+        self._options_built = b
+        opts = self.query_one("#options", Vertical)
+        orows = []
+        for name, default_value, doc, allowed in option_help(v):
+            if isinstance(default_value, bool):
+                control: Any = Checkbox("", default_value, id=f"opt-{b}-{name}", compact=True)
+            elif allowed:
+                control = Select(
+                    [(str(a), a) for a in allowed],
+                    value=default_value,
+                    allow_blank=False,
+                    id=f"opt-{b}-{name}",
+                    compact=True,
+                )
+            else:
+                control = Input(value=str(default_value), type="integer", id=f"opt-{b}-{name}", compact=True)
+            orows.append(
+                Horizontal(
+                    Label(name, classes="label"),
+                    control,
+                    Static(f"{doc} [dim](default {fmt(default_value)})[/dim]", classes="doc"),
+                    classes="row option",
+                )
+            )
+        await opts.mount_all(orows)
+
+    @on(Collapsible.Expanded, "#rules")
+    async def rules_opened(self) -> None:
+        await self.build_options()
+
+    @on(Select.Changed, "#variant")
+    async def variant_changed(self, event: Select.Changed) -> None:
+        if event.value != self.variant and isinstance(event.value, str):
+            self.variant = event.value
+            await self.rebuild_variant()
+
+    @on(Checkbox.Changed)
+    def display_switch(self, event: Checkbox.Changed) -> None:
+        app = host(self)
+        wid = event.checkbox.id
+        if wid == "four-colour":
+            app.set_display(four_colour=event.value)
+        elif wid == "large":
+            app.set_display(large=event.value)
+        elif wid == "high-contrast":
+            app.set_display(high_contrast=event.value)
+
+    def chosen(self) -> tuple[dict[str, Any], list[str], str]:
+        """(options that differ from the defaults, seats, name); raises GinRummyError if an option is bad."""
+        v, b = self.variant, self._build
+        given: dict[str, Any] = {}
+        for name, default_value, _doc, _allowed in option_help(v) if self._options_built == b else []:
+            w = self.query_one(f"#opt-{b}-{name}")
+            if isinstance(w, Checkbox):
+                value: Any = w.value
+            elif isinstance(w, Select):
+                value = w.value
+            else:
+                value = cast(Input, w).value.strip()
+                if value == "":
+                    raise GinRummyError(f"option {name}: give a number (default {default_value})")
+            if str(value) != str(default_value):
+                given[name] = value
+        options_for(v, given)  # validates; the message names the option
+        if v in SOLO:
+            seats = [str(self.query_one(f"#seat-{b}-0", Select).value), "joker"]
+        else:
+            seats = [HUMAN] + [str(self.query_one(f"#seat-{b}-{i}", Select).value) for i in range(1, seats_of(v))]
+        name = self.query_one("#name", Input).value.strip() or "You"
+        return given, seats, name
+
+    def opponent_names(self, seats: list[str], name: str) -> list[str]:
+        """Display names: the ones typed, else the defaults (the level, numbered when repeated)."""
+        players = default_players(self.variant, seats, name)
+        if self.variant in SOLO:
+            return players
+        for i in range(1, len(seats)):
+            typed = self.query_one(f"#name-{self._build}-{i}", Input).value.strip()
+            players[i] = typed or seats[i].capitalize()
+        seen: set[str] = set()
+        for i, p in enumerate(players):
+            label, n = p, 2
+            while label in seen:
+                label, n = f"{p} {n}", n + 1
+            players[i] = label
+            seen.add(label)
+        return players
+
+    def action_start(self) -> None:
+        try:
+            given, seats, name = self.chosen()
+            session = make_session(
+                self.variant,
+                options=given,
+                seats=seats,
+                players=self.opponent_names(seats, name),
+                deal_seed=host(self).deal_seed,
+            )
+        except GinRummyError as exc:
+            self.notify(str(exc), title="Cannot start", severity="error", markup=False)
+            return
+        host(self).open_game(session)
+
+    def action_resume(self) -> None:
+        store = host(self).store
+        games = store.saved_games() if store else []
+        if games:
+            free = [g for g in games if not g.open_in]  # the newest not open in another program
+            host(self).resume_game((free or games)[0].id)
+        else:
+            self.notify("No saved game to resume.")
+
+    def action_stats(self) -> None:
+        self.app.push_screen(StatsScreen())
+
+    def action_delete_saved(self) -> None:
+        """Forget the highlighted saved game (ctrl+d on the list), once the person confirms."""
+        saved = self.query_one("#saved", OptionList)
+        store = host(self).store
+        if store is None or saved.highlighted is None or not saved.option_count:
+            self.notify("No saved game to delete." if store is not None else "Games are not being saved here.")
+            return
+        option = saved.get_option_at_index(saved.highlighted)
+        game_id = option.id
+        if not game_id:
+            return
+
+        def answered(yes: bool | None) -> None:
+            if not yes:
+                self.notify("Nothing was deleted.")
+                return
+            try:
+                store.delete_game(game_id)
+            except StoreError as exc:  # open in another program, or the disk failed
+                self.notify(str(exc), title="Not deleted", severity="error", timeout=10, markup=False)
+                return
+            self.notify("The saved game was deleted.")
+            self.refresh_saved()
+
+        question = Text("Delete this game in progress? It cannot be resumed afterwards.\n\n")
+        question.append_text(Text(str(option.prompt)))
+        self.app.push_screen(ConfirmScreen(question), answered)
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen())
+
+    @on(OptionList.OptionSelected, "#saved")
+    def saved_chosen(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id:
+            host(self).resume_game(event.option.id)
+
+    @on(Input.Submitted, "#name")
+    def name_submitted(self) -> None:
+        self.action_start()
+
+    @on(Button.Pressed)
+    def button(self, event: Button.Pressed) -> None:
+        bid = event.button.id
+        if bid == "start-game":
+            self.action_start()
+        elif bid == "open-stats":
+            self.action_stats()
+        elif bid == "keys":
+            self.action_help()
+        elif bid == "quit":
+            self.app.exit(0)

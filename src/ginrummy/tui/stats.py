@@ -1,0 +1,63 @@
+"""The statistics screen: per variant, games, win rate, points per hand, the running average as a chart."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Sparkline, Static
+
+from ..variants import variant_names
+from .common import VARIANT_TITLES, host
+
+__all__ = ["StatsScreen"]
+
+
+class StatsScreen(Screen[None]):
+    """Per variant: games, win rate, points per hand, the running average as a chart, accuracy."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("q", "app.pop_screen", "Back", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield VerticalScroll(id="stats")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "your statistics"
+        store = host(self).store
+        box = self.query_one("#stats", VerticalScroll)
+        stats = store.stats() if store is not None else {}
+        if not stats:
+            box.mount(
+                Static(
+                    "No finished games yet. Finished games appear here with your win rate, points per hand "
+                    "and a chart of your running average.",
+                    classes="stat-empty",
+                )
+            )
+            return
+        for variant in [v for v in variant_names() if v in stats]:
+            st = stats[variant]
+            text = (
+                f"[b]{variant}[/b] — {VARIANT_TITLES[variant]}\n"
+                f"games {st['games']} · wins {st['wins']} · win rate {st['win_rate']:.0%} · hands {st['hands']}\n"
+                f"points per hand (yours minus the opponents') {st['points_per_hand']:+.2f} · "
+                f"scored per hand {st['scored_per_hand']:.2f}"
+            )
+            if st.get("accuracy") is not None:
+                text += f"\naccuracy (solitaire analysis) {st['accuracy']:.0%} over {len(st['accuracy_history'])} games"
+            ra = st["running_average"]
+            text += (
+                f"\nrunning average of points per hand, game by game (chart: oldest to newest): "
+                f"{' '.join(f'{x:+.1f}' for x in ra[-8:])}"
+            )
+            box.mount(Static(text, classes="stat-text"))
+            data = ra if len(ra) > 1 else [*ra, *ra]
+            box.mount(Sparkline(data, classes="stat-chart"))
