@@ -10,6 +10,8 @@ record notation:
 (Card('Th'), 'Th', 10, 'h', 10)
 >>> Card.parse("q♠").unicode()
 'Q♠'
+>>> Card.parse("Qd").spoken()
+'Queen of diamonds'
 >>> str(CardSet.parse("As 2s 3s"))
 'As 2s 3s'
 
@@ -26,6 +28,7 @@ from collections.abc import Iterable, Iterator
 from typing import Final
 
 from .errors import CardError
+from .i18n import NP_, pgettext
 
 __all__ = [
     "CARDS",
@@ -70,6 +73,21 @@ class Suit(enum.IntEnum):
     def symbol(self) -> str:
         return SUIT_SYMBOLS[self]
 
+
+# The words of a card's spoken name (Card.spoken), marked for translation.
+_R, _S = "rank, in a card's name", "suit, in a card's name"
+_RANK_NAMES: Final = {
+    "A": NP_("rank, in a card's name", "Ace"),
+    "J": NP_("rank, in a card's name", "Jack"),
+    "Q": NP_("rank, in a card's name", "Queen"),
+    "K": NP_("rank, in a card's name", "King"),
+}
+_SUIT_NAMES: Final = (
+    NP_("suit, in a card's name", "clubs"),
+    NP_("suit, in a card's name", "diamonds"),
+    NP_("suit, in a card's name", "hearts"),
+    NP_("suit, in a card's name", "spades"),
+)
 
 _VALUES: Final = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 
@@ -150,6 +168,16 @@ class Card(int):
         if self == 52:
             return "JK"
         return RANK_CHARS[self % 13] + SUIT_SYMBOLS[self // 13]
+
+    def spoken(self) -> str:
+        """The card's name in words, in the current language, for screen readers and players:
+        ``Queen of diamonds``, ``7 of hearts``, ``Joker``."""
+        if self == 52:
+            return pgettext("card's name", "Joker")
+        rank = RANK_CHARS[self % 13]
+        rank_word = pgettext(_R, _RANK_NAMES[rank]) if rank in _RANK_NAMES else str(self.rank)
+        suit_word = pgettext(_S, _SUIT_NAMES[self // 13])
+        return pgettext("card's name", "{rank} of {suit}").format(rank=rank_word, suit=suit_word)
 
     def __repr__(self) -> str:
         return f"Card('{self}')"

@@ -18,42 +18,48 @@ import traceback
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import __version__
+from . import __version__, i18n
 from .errors import GinRummyError
+from .i18n import N_, _
+from .store import default_data_dir
 
-# name -> one-line help; the module ginrummy.commands.<name with - as _> implements it.
+# name -> one-line help (translated when shown); the module ginrummy.commands.<name with - as _> implements it.
 COMMANDS: dict[str, str] = {
-    "play": "play a game (the terminal app; --plain for a line-by-line game)",
-    "deadwood": "show a hand's best arrangement and deadwood",
-    "replay": "replay a game record and print its summary",
-    "verify": "check that a record's deals match their fairness commitments",
-    "simulate": "play many hands between computer players on every core",
-    "stats": "your history: games, win rate, points per hand, running average",
-    "export": "write your finished games as records",
-    "serve": "start the browser app on a local web server",
+    "play": N_("play a game (the terminal app; --plain for a line-by-line game)"),
+    "deadwood": N_("show a hand's best arrangement and deadwood"),
+    "replay": N_("replay a game record and print its summary"),
+    "verify": N_("check that a record's deals match their fairness commitments"),
+    "simulate": N_("play many hands between computer players on every core"),
+    "stats": N_("your history: games, win rate, points per hand, running average"),
+    "export": N_("write your finished games as records"),
+    "serve": N_("start the browser app on a local web server"),
 }
 
 # The commands that read or write the saved games take --data-dir after their name too.
 DATA_COMMANDS = ("play", "stats", "export", "serve")
-DATA_DIR_HELP = "where saved games and history live (default: the user data directory)"
+DATA_DIR_HELP = N_("where saved games and history live (default: the user data directory)")
+LANG_HELP = N_("the language of the apps and messages: en, ko (Korean) or lv (Latvian); remembered for next time")
+LANG_CHOICES = (*i18n.LANGUAGES, i18n.PSEUDO)  # xx: the pseudo-locale of the tests, never remembered
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ginrummy",
-        description="The Gin Rummy family: play, analyse, simulate. With no command, opens the terminal app.",
+        description=_("The Gin Rummy family: play, analyse, simulate. With no command, opens the terminal app."),
     )
     parser.add_argument("--version", action="version", version=f"ginrummy {__version__}")
-    parser.add_argument("--data-dir", help=DATA_DIR_HELP)
+    parser.add_argument("--data-dir", help=_(DATA_DIR_HELP))
+    parser.add_argument("--lang", choices=LANG_CHOICES, metavar="LANG", help=_(LANG_HELP))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, help_text in COMMANDS.items():
         module = _module(name)
         if module is None:
             continue
-        p = sub.add_parser(name, help=help_text, description=help_text)
+        p = sub.add_parser(name, help=_(help_text), description=_(help_text))
         module.add_arguments(p)
         if name in DATA_COMMANDS:  # also accepted after the command; it wins over one given before
-            p.add_argument("--data-dir", default=argparse.SUPPRESS, help=DATA_DIR_HELP)
+            p.add_argument("--data-dir", default=argparse.SUPPRESS, help=_(DATA_DIR_HELP))
+        p.add_argument("--lang", choices=LANG_CHOICES, metavar="LANG", default=argparse.SUPPRESS, help=_(LANG_HELP))
     return parser
 
 
@@ -77,11 +83,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     Ctrl-C exits quietly with 130; anything else is a bug, reported in one line naming the file
     that holds the details, with status 70."""
     command = "ginrummy"
+    before = i18n.current_language()
     try:
         if argv is None:
             argv = sys.argv[1:]
         command = next((f"ginrummy {a}" for a in argv if a in COMMANDS), "ginrummy")
         _lenient_stdout()
+        i18n.set_language(_language(argv))
         return _main(argv)
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
@@ -93,12 +101,46 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except Exception as exc:
         where = _log_bug(exc)
-        print(
-            f"{command}: internal error ({type(exc).__name__}), a bug in ginrummy {__version__}; "
-            + (f"the details are in {where}; please report it" if where else "please report it"),
-            file=sys.stderr,
-        )
+        if where:
+            msg = _(
+                "internal error ({error}), a bug in ginrummy {version}; the details are in {file}; please report it"
+            )
+        else:
+            msg = _("internal error ({error}), a bug in ginrummy {version}; please report it")
+        print(f"{command}: " + msg.format(error=type(exc).__name__, version=__version__, file=where), file=sys.stderr)
         return EXIT_BUG
+    finally:
+        i18n.set_language(before)  # main() called again in one process (tests) starts afresh
+
+
+def _option(argv: Sequence[str], name: str) -> str | None:
+    """The last value of ``--name VALUE`` or ``--name=VALUE`` in ``argv`` (before argparse runs:
+    the language decides the words of the parser's own help and errors)."""
+    value = None
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == name and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif arg.startswith(name + "="):
+            value = arg[len(name) + 1 :]
+    return value
+
+
+def _language(argv: Sequence[str]) -> str:
+    """The language to speak: ``--lang`` (remembered in the data directory's settings when it is
+    a real language), else the saved setting, else the environment's, else English.  An unknown
+    ``--lang`` is left for argparse to refuse; a setting that cannot be saved is not an error."""
+    wanted = _option(argv, "--lang")
+    data_dir = _option(argv, "--data-dir")
+    folder = Path(data_dir).expanduser() if data_dir else default_data_dir()
+    if wanted in i18n.LANGUAGES:
+        with contextlib.suppress(OSError):
+            if i18n.saved_language(folder) != wanted:
+                i18n.save_language(folder, wanted)
+    elif wanted is not None and wanted != i18n.PSEUDO:
+        wanted = None
+    return i18n.choose_language(wanted, i18n.saved_language(folder))
 
 
 def _one_line(text: str) -> str:

@@ -1,4 +1,6 @@
-"""All the English the front ends show about a game, built for one viewer seat.
+"""All the words the front ends show about a game, built for one viewer seat, in the current
+language (:mod:`ginrummy.i18n`: each text is a whole English sentence with named placeholders,
+looked up in the catalogs).
 
 This is the one place that turns moves into text.  Its privacy rule: a text shown to a seat is
 built only from what that seat may know.  The public move (``Expert draws from the stock``,
@@ -30,6 +32,7 @@ from typing import Any
 from .actions import Action
 from .cards import Card
 from .errors import OptionError
+from .i18n import N_, NP_, _, ngettext, pgettext
 from .variants import Variant, find_variant, solo_variants
 
 __all__ = [
@@ -41,6 +44,8 @@ __all__ = [
     "clean_text",
     "computer_failed",
     "default_players",
+    "display_name",
+    "display_names",
     "just_drawn",
     "move_text",
     "no_hand_line",
@@ -90,6 +95,38 @@ def clean_names(players: Sequence[str]) -> list[str]:
     return [clean_name(p) for p in players]
 
 
+# The names default_players gives (data: records keep them in English), shown translated.
+_SEAT_WORDS = {
+    "You": N_("You"),
+    "Joker": N_("Joker"),
+    "Player": N_("Player"),
+    "Random": N_("Random"),
+    "Greedy": N_("Greedy"),
+    "Expert": N_("Expert"),
+    "Planner": N_("Planner"),
+    "Clairvoyant": N_("Clairvoyant"),
+    "Beginner": N_("Beginner"),
+    "Casual": N_("Casual"),
+    "Intermediate": N_("Intermediate"),
+    "Advanced": N_("Advanced"),
+}
+_NUMBERED = re.compile(r"(?P<base>[A-Z][a-z]+)(?: (?P<n>[1-9][0-9]?))?")
+
+
+def display_name(name: str) -> str:
+    """A seat's name as shown, safe to print (:func:`clean_name`): the names ginrummy gives
+    (``You``, ``Joker``, ``Expert 2``, ``Player 3``) in the current language, any other as typed."""
+    m = _NUMBERED.fullmatch(str(name))
+    if m is None or m.group("base") not in _SEAT_WORDS:
+        return clean_name(name)
+    word = _(_SEAT_WORDS[m.group("base")])
+    return word if m.group("n") is None else _("{name} {number}").format(name=word, number=m.group("n"))
+
+
+def display_names(players: Sequence[str]) -> list[str]:
+    return [display_name(p) for p in players]
+
+
 def default_players(variant: str, seats: Sequence[str], name: str = "You") -> list[str]:
     """Seat names, the same in every front end: the person's name, the Joker, or the computer
     player's level (``Expert``, numbered when repeated: ``Expert 2``); several people at one
@@ -133,32 +170,49 @@ def move_text(
     ``reason`` (a computer player's reasons, about its own cards) appear only with ``private``,
     which the caller sets when the viewer may see that seat's hand or the hands have been shown."""
     own = you and seat is not None and seat == viewer
-    who = "You" if own else (clean_name(players[seat]) if seat is not None else "?")
+    who = display_name(players[seat]) if seat is not None else "?"
     card = str(action.card) if action.card is not None else ""
     got = str(drawn) if private and drawn is not None else ""
 
-    def verb(plain: str, third: str) -> str:
-        return plain if own else third
-
     kind = action.kind
     if kind == "draw":
-        text = f"{who} {verb('draw', 'draws')} from the stock" + (f": {got}" if got else "")
+        if got:
+            msg = _("You draw from the stock: {card}") if own else _("{name} draws from the stock: {card}")
+        else:
+            msg = _("You draw from the stock") if own else _("{name} draws from the stock")
+        text = msg.format(name=who, card=got)
     elif kind == "take":
-        text = f"{who} {verb('take', 'takes')} " + (str(taken) if taken is not None else "the discard")
+        if taken is not None:
+            msg = _("You take {card}") if own else _("{name} takes {card}")
+        else:
+            msg = _("You take the discard") if own else _("{name} takes the discard")
+        text = msg.format(name=who, card=str(taken))
     elif kind == "pass":
-        text = f"{who} {verb('pass', 'passes')} on the upcard"
+        text = (_("You pass on the upcard") if own else _("{name} passes on the upcard")).format(name=who)
     elif kind == "discard":
-        text = f"{who} {verb('discard', 'discards')} {card}" + (f" and {verb('draw', 'draws')} {got}" if got else "")
+        if got:
+            msg = _("You discard {card} and draw {drawn}") if own else _("{name} discards {card} and draws {drawn}")
+        else:
+            msg = _("You discard {card}") if own else _("{name} discards {card}")
+        text = msg.format(name=who, card=card, drawn=got)
     elif kind == "knock":
-        text = f"{who} {verb('knock', 'knocks')}" + (f", discarding {card}" if card else "")
+        if card:
+            msg = _("You knock, discarding {card}") if own else _("{name} knocks, discarding {card}")
+        else:
+            msg = _("You knock") if own else _("{name} knocks")
+        text = msg.format(name=who, card=card)
     elif kind == "gin":
-        text = f"{who} {verb('go', 'goes')} gin" + (f", discarding {card}" if card else " with every card melded")
+        if card:
+            msg = _("You go gin, discarding {card}") if own else _("{name} goes gin, discarding {card}")
+        else:
+            msg = _("You go gin with every card melded") if own else _("{name} goes gin with every card melded")
+        text = msg.format(name=who, card=card)
     elif kind == "layoff":
-        text = f"{who} {verb('lay', 'lays')} off {card}"
+        text = (_("You lay off {card}") if own else _("{name} lays off {card}")).format(name=who, card=card)
     else:
-        text = f"{who}: {action}"
+        text = _("{name}: {move}").format(name=_("You") if own else who, move=action)
     if private and reason:
-        text += f" ({reason})"
+        text = _("{move} ({reason})").format(move=text, reason=reason)
     return text
 
 
@@ -169,24 +223,26 @@ def action_words(players: Sequence[str], seat: int | None, action: str, viewer: 
 
 def reason_line(players: Sequence[str], seat: int | None, action: Action, reason: str) -> str:
     """A computer player's reason for one move, for the review after the hand."""
-    who = clean_name(players[seat]) if seat is not None else "?"
+    who = display_name(players[seat]) if seat is not None else "?"
     if reason.lower().startswith(action.kind):  # the reason names the move already ("Discard 9c: ...")
-        return f"{who}: {reason}"
-    return f"{who}, {action}: {reason}"
+        return _("{name}: {reason}").format(name=who, reason=reason)
+    return _("{name}, {move}: {reason}").format(name=who, move=action, reason=reason)
 
 
 def computer_failed(name: str) -> str:
     """What a person is told when a computer player fails: never its error text (an agent's
     error may list the cards it holds), only that it failed and that nothing was lost."""
-    return (
-        f"The computer player {clean_name(name)} failed and did not move; the game is saved as it was"
-        " (the details are in the log)"
-    )
+    return _(
+        "The computer player {name} failed and did not move; the game is saved as it was (the details are in the log)"
+    ).format(name=display_name(name))
 
 
 def sitter_line(players: Sequence[str], sitter: int, best: Action | str, why: str | None) -> str:
     """The computer sitter's suggestion to the captain (three): ``Expert 2 (the sitter) suggests: draw — why``."""
-    return f"{clean_name(players[sitter])} (the sitter) suggests: {best}" + (f" — {why}" if why else "")
+    name = display_name(players[sitter])
+    if why:
+        return _("{name} (the sitter) suggests: {move} — {why}").format(name=name, move=best, why=why)
+    return _("{name} (the sitter) suggests: {move}").format(name=name, move=best)
 
 
 _YOU_VERBS = {
@@ -201,12 +257,21 @@ _YOU_VERBS = {
 }
 
 
-RESULT_NAMES = {"draw": "the wall", "big-gin": "big gin"}  # the engine's kind "draw" is not the draw command
+# How each of the engine's result kinds is named to people (its kind "draw" is not the draw command).
+RESULT_NAMES = {
+    "gin": NP_("how a hand ended", "gin"),
+    "big-gin": NP_("how a hand ended", "big gin"),
+    "knock": NP_("how a hand ended", "knock"),
+    "undercut": NP_("how a hand ended", "undercut"),
+    "joker": NP_("how a hand ended", "the joker came first"),
+    "draw": NP_("how a hand ended", "the wall"),
+    "redeal": NP_("how a hand ended", "redeal"),
+}
 
 
 def result_name(kind: str) -> str:
     """How a hand's end is named to people: ``the wall`` (rule 1.9, a void hand), ``big gin``..."""
-    return RESULT_NAMES.get(kind, kind)
+    return pgettext("how a hand ended", RESULT_NAMES[kind]) if kind in RESULT_NAMES else kind
 
 
 def result_lines(explanation: Sequence[str], players: Sequence[str], seats: Sequence[str]) -> list[str]:
@@ -229,7 +294,7 @@ def result_lines(explanation: Sequence[str], players: Sequence[str], seats: Sequ
 
 def just_drawn(card: str) -> str:
     """The card the person has just drawn (the solitaires draw it with the discard, in one move)."""
-    return f"Just drawn: {card} (marked * in your hand)."
+    return _("Just drawn: {card} (marked * in your hand).").format(card=card)
 
 
 def _variant_of(obs: Mapping[str, Any]) -> Variant | None:
@@ -250,30 +315,43 @@ def upcard_notes(obs: Mapping[str, Any]) -> list[str]:
     notes = []
     limit = obs.get("knock_limit")
     if limit == 0:
-        notes.append(f"gin only (the upcard {up} is an ace: no knocking this hand)")
+        notes.append(_("gin only (the upcard {card} is an ace: no knocking this hand)").format(card=up))
     elif limit is not None:
-        notes.append(f"knock limit {limit} (set by the upcard {up})")
+        notes.append(_("knock limit {limit} (set by the upcard {card})").format(limit=limit, card=up))
     if obs.get("options", {}).get("spades_double") and up[-1:] == "s":
-        notes.append(f"spades double (the upcard {up} is a spade: this hand scores double)")
+        notes.append(_("spades double (the upcard {card} is a spade: this hand scores double)").format(card=up))
     return notes
 
 
 def top_discard_label(obs: Mapping[str, Any]) -> str:
     """The top of the discard pile: the upcard while it is being offered, the top discard after."""
-    return "Upcard" if obs.get("phase") == "upcard" else "Top discard"
+    return _("Upcard") if obs.get("phase") == "upcard" else _("Top discard")
 
 
+# What each key or command does, as the object of "You cannot ..." / "you can ...".
 _DOING = {
-    "draw": "draw from the stock",
-    "take": "take the discard",
-    "pass": "pass",
-    "discard": "discard",
-    "knock": "knock",
-    "gin": "go gin",
-    "big": "declare big gin",
-    "deal": "deal",
-    "hint": "have a hint",
+    "draw": N_("draw from the stock"),
+    "take": N_("take the discard"),
+    "pass": N_("pass"),
+    "discard": N_("discard"),
+    "knock": N_("knock"),
+    "gin": N_("go gin"),
+    "big": N_("declare big gin"),
+    "deal": N_("deal"),
+    "hint": N_("have a hint"),
+    "layoff": N_("lay off"),
 }
+
+
+def _doing(what: str) -> str:
+    return _(_DOING[what]) if what in _DOING else what
+
+
+def or_list(items: Sequence[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c`` in the current language."""
+    if len(items) <= 1:
+        return "".join(items)
+    return _("{items} or {last}").format(items=_(", ").join(items[:-1]), last=items[-1])
 
 
 def cannot_line(
@@ -286,17 +364,19 @@ def cannot_line(
 ) -> str:
     """Why a key or command cannot act now, in one short line, with what can be done instead:
     ``You cannot knock now; you can discard.``  ``legal`` is the viewer's legal actions."""
-    doing = _DOING.get(what, what)
+    doing = _doing(what)
     if game_over:
-        return f"You cannot {doing}: the game is over (n starts a new one)."
+        return _("You cannot {doing}: the game is over (n starts a new one).").format(doing=doing)
     if what == "deal":
-        return "You cannot deal: the hand in play is not over."
+        return _("You cannot deal: the hand in play is not over.")
     if between_hands:
-        return f"You cannot {doing}: no hand is in play (n deals the next)."
+        return _("You cannot {doing}: no hand is in play (n deals the next).").format(doing=doing)
     if not legal:
-        return f"You cannot {doing}: it is {clean_name(playing)}'s turn." if playing else f"You cannot {doing} now."
-    can = list(dict.fromkeys(_DOING.get(a.split()[0], a) for a in legal))
-    return f"You cannot {doing} now; you can {', '.join(can[:-1]) + ' or ' if len(can) > 1 else ''}{can[-1]}."
+        if playing:
+            return _("You cannot {doing}: it is {name}'s turn.").format(doing=doing, name=display_name(playing))
+        return _("You cannot {doing} now.").format(doing=doing)
+    can = list(dict.fromkeys(_doing(a.split()[0]) for a in legal))
+    return _("You cannot {doing} now; you can {choices}.").format(doing=doing, choices=or_list(can))
 
 
 def no_hand_line(obs: Mapping[str, Any]) -> str:
@@ -304,10 +384,10 @@ def no_hand_line(obs: Mapping[str, Any]) -> str:
     (roles dealt, the viewer sits out), no hand dealt yet, or nothing for the solitaires' deck."""
     roles = obs.get("roles")
     if roles and roles.get("sitter") == obs.get("seat") and obs.get("phase") != "deal":
-        return "You hold no cards this hand (you are the sitter)."
+        return _("You hold no cards this hand (you are the sitter).")
     if obs.get("variant") in solo_variants():
         return ""
-    return "No hand is in play yet." if not obs.get("hand_number") else "No hand is in play."
+    return _("No hand is in play yet.") if not obs.get("hand_number") else _("No hand is in play.")
 
 
 def you_grammar(line: str) -> str:
@@ -332,30 +412,45 @@ def card_list(cards: Sequence[str]) -> str:
 def score_lines(obs: Mapping[str, Any]) -> list[str]:
     """The score sheet in words: totals to the target, hands won, Hollywood's three games, and the
     final totals with their bonuses once the game is over."""
-    players = clean_names(obs["players"])
+    players = display_names(obs["players"])
     totals = obs["totals"]
     won = obs["hands_won"]
-    lines = [f"Score after hand {obs['hand_number']} (game to {target_of(obs)}):"]
+    lines = [_("Score after hand {hand} (game to {target}):").format(hand=obs["hand_number"], target=target_of(obs))]
     for i, p in enumerate(players):
-        boxes = f" ({obs['boxes'][i]} boxes)" if "boxes" in obs else ""
-        lines.append(f"  {p}: {totals[i]} points, {won[i]} hand{'s' if won[i] != 1 else ''} won{boxes}")
+        points = ngettext("{n} point", "{n} points", totals[i]).format(n=totals[i])
+        hands = ngettext("{n} hand won", "{n} hands won", won[i]).format(n=won[i])
+        if "boxes" in obs:
+            boxes = ngettext("{n} box", "{n} boxes", obs["boxes"][i]).format(n=obs["boxes"][i])
+            lines.append(
+                "  " + _("{name}: {points}, {hands} ({boxes})").format(name=p, points=points, hands=hands, boxes=boxes)
+            )
+        else:
+            lines.append("  " + _("{name}: {points}, {hands}").format(name=p, points=points, hands=hands))
     hw = obs.get("hollywood")
     if hw:
         for g, (col, closed) in enumerate(zip(hw["games"], hw["closed"], strict=True), 1):
-            cells = ", ".join(f"{players[i]} {'-' if v is None else v}" for i, v in enumerate(col))
-            lines.append(f"  Game {g}{' (closed)' if closed else ''}: {cells}")
+            cells = _(", ").join(
+                _("{name} {points}").format(name=players[i], points="-" if v is None else v) for i, v in enumerate(col)
+            )
+            msg = _("Game {number} (closed): {cells}") if closed else _("Game {number}: {cells}")
+            lines.append("  " + msg.format(number=g, cells=cells))
     if obs.get("game_over"):
         final = obs.get("final_totals", totals)
         if list(final) != list(totals):
             opts = obs.get("options", {})
-            lines.append(
-                "Final totals with bonuses (game bonus "
-                f"{opts.get('game_bonus', 0)}, {opts.get('box_bonus', 0)} a hand won"
-                + (f", shutout: {opts.get('shutout')}" if opts.get("shutout") else "")
-                + "):"
-            )
+            game_bonus, box_bonus = opts.get("game_bonus", 0), opts.get("box_bonus", 0)
+            if opts.get("shutout"):
+                msg = _(
+                    "Final totals with bonuses (game bonus {game_bonus}, {box_bonus} a hand won, shutout: {shutout}):"
+                )
+            else:
+                msg = _("Final totals with bonuses (game bonus {game_bonus}, {box_bonus} a hand won):")
+            lines.append(msg.format(game_bonus=game_bonus, box_bonus=box_bonus, shutout=opts.get("shutout")))
             for i, p in enumerate(players):
-                lines.append(f"  {p}: {final[i]}")
+                lines.append("  " + _("{name}: {points}").format(name=p, points=final[i]))
         w = obs.get("winner")
-        lines.append("Game over: " + ("no winner" if w is None else f"{players[w]} wins"))
+        if w is None:
+            lines.append(_("Game over: no winner"))
+        else:
+            lines.append(_("Game over: {name} wins").format(name=players[w]))
     return lines
