@@ -380,3 +380,116 @@ def test_no_english_bypasses_the_catalogs_in_the_words_of_whole_games(variant: s
             if result is not None:
                 assert_wrapped([words.result_name(str(result.result))], f"{variant} result")
     assert seen >= 10
+
+
+# ------------------------------------------------------------------------------------ the command line
+def played_record(tmp_path: Path) -> str:
+    session = make_session("classic", seats=["expert", "expert"], options={"game_target": 300}, deal_seed=11)
+    while session.state.hand_number < 2 or not session.state.needs_deal:
+        if session.state.needs_deal:
+            session.start_hand()
+        else:
+            assert session.computer_step() is not None
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(session.state.to_record()), encoding="utf-8")
+    return str(path)
+
+
+def test_the_commands_speak_through_the_catalogs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = ["--data-dir", str(tmp_path / "data")]
+    assert (
+        main([*data, "--lang", "xx", "deadwood", "As", "2s", "3s", "7c", "7d", "Kh", "Qh", "Jh", "9c", "9d", "2h"]) == 0
+    )
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) >= 5
+    assert_wrapped(out, "deadwood")
+    record = played_record(tmp_path)
+    assert main([*data, "--lang", "xx", "verify", record]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert_wrapped(out, "verify")
+    assert main([*data, "--lang", "lv", "verify", record]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("visas 2 partijas ir pārbaudītas: katra sēkla")
+    assert main([*data, "--lang", "xx", "replay", record]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert_wrapped([out[0], out[3], out[-1]], "replay")  # the engine's explanations are still English
+    assert main([*data, "--lang", "ko", "deadwood", "As", "2s", "3s", "20x"]) == 2
+    assert capsys.readouterr().err.startswith("ginrummy deadwood: ")
+
+
+def test_no_module_shadows_the_translation_function() -> None:
+    """``_`` is the translation function wherever it is imported: a module that also unpacks into
+    ``_`` (``a, _ = pair``) calls a tuple when it next translates (a bug met once)."""
+    import ast
+
+    for path in PACKAGE.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imports = any(
+            isinstance(node, ast.ImportFrom) and any(a.name == "_" and a.asname is None for a in node.names)
+            for node in ast.walk(tree)
+        )
+        if not imports:
+            continue
+        stores = [
+            n.lineno for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == "_" and isinstance(n.ctx, ast.Store)
+        ]
+        assert not stores, f"{path.relative_to(ROOT)} assigns to _ at lines {stores}"
+
+
+# ------------------------------------------------------------------------------------ plain mode
+class Person(io.StringIO):
+    """The person at the terminal: plays the advisor's move when it is their turn, asks for the
+    hand, the score, help, a hint and a bad command now and then, and deals between hands."""
+
+    def __init__(self, session: Any, limit: int = 400) -> None:
+        super().__init__()
+        self.session, self.turns, self.limit = session, 0, limit
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        self.turns += 1
+        s = self.session
+        if self.turns > self.limit or s.state.hand_number > 2:
+            return ""
+        seat = s.human_to_act()
+        if seat is None:
+            return "\n"
+        extra = ["hand", "score", "hint", "why", "help", "bogus", "discard", "deal"]
+        if self.turns % 7 == 0:
+            return extra[(self.turns // 7) % len(extra)] + "\n"
+        return f"{s.hint(seat).best}\n"
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_no_english_bypasses_the_catalogs_in_plain_mode(variant: str) -> None:
+    """A seeded game of every variant in plain mode under the pseudo-locale: every line printed is
+    a catalog message, except the engine's end-of-hand explanations (not yet translated), the
+    game record's JSON and the hint's reasons (agents' text)."""
+    from ginrummy.plain import PlainGame
+
+    v = find_variant(variant)
+    seats = ["human", "joker"] if v.solo else ["human"] + ["expert"] * (v.seats - 1)
+    session = make_session(
+        variant, seats=seats, options={"hollywood": {"hollywood_target": 15}}.get(variant, {}), deal_seed=3
+    )
+    out = io.StringIO()
+    with using(i18n.PSEUDO):
+        assert PlainGame(session, None, "g1", inp=Person(session), out=out, analyse=False).run() == 0
+        english = {
+            line
+            for r in session.state.results
+            for line in words.result_lines(r.explanation, session.state.players, session.seats)
+        }
+    lines: list[str] = []
+    for line in out.getvalue().splitlines():  # a message of several lines (help) is one text
+        line = line.removeprefix("> ")
+        if lines and lines[-1].count(i18n.PSEUDO_OPEN) > lines[-1].count(i18n.PSEUDO_CLOSE):
+            lines[-1] += "\n" + line
+        else:
+            lines.append(line)
+    checked = 0
+    for line in lines:
+        text = line.strip()
+        if not text or text in english or text.startswith("{"):
+            continue
+        assert_wrapped([text], f"{variant} plain mode")
+        checked += 1
+    assert checked >= 20

@@ -21,6 +21,7 @@ from .actions import Action
 from .cards import Card, parse_cards
 from .errors import GinRummyError, IllegalAction
 from .finish import file_finished_game, solitaire_analysis
+from .i18n import N_, _, ngettext
 from .session import HUMAN, ComputerPlayerError, Session, make_session, public_record, viewer_seat
 from .store import Store, new_game_id
 from .variants import find_variant
@@ -32,6 +33,7 @@ from .words import (
     result_lines,
     result_name,
     score_lines,
+    seat_kind,
     target_of,
     top_discard_label,
     upcard_notes,
@@ -52,7 +54,7 @@ __all__ = [
     "you_grammar",
 ]
 
-HELP = """\
+HELP = N_("""\
 Commands (the record notation):
   draw            draw the top card of the stock
   take            take the upcard or the top discard
@@ -69,7 +71,7 @@ Other commands:
   deal            deal the next hand (also an empty line) when a hand is over
   record          the game record so far, as one line of JSON
   help            this list
-  quit            stop; the game is saved and resumes next time"""
+  quit            stop; the game is saved and resumes next time""")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -103,7 +105,7 @@ class PlainGame:
         self.out.flush()
 
     def error(self, text: str) -> None:
-        self.say(f"error: {text}")
+        self.say(_("error: {message}").format(message=text))
 
     @property
     def viewer(self) -> int:
@@ -127,50 +129,75 @@ class PlainGame:
         obs = self.obs()
         v = find_variant(obs["variant"])
         if not obs.get("hand") and "hand" not in obs:
-            self.say("No hand is in play.")
+            self.say(_("No hand is in play."))
             return
         if v.roles and "roles" in obs:
             r = obs["roles"]
             p = self.session.names
-            self.say(f"Roles: {p[r['box']]} in the box, {p[r['captain']]} captain, {p[r['sitter']]} sitter.")
-            if obs.get("captain_hand"):
-                self.say(f"You are the sitter. The captain's hand: {card_list(obs['captain_hand'])}")
-        if obs.get("hand"):
-            whose = f"{self.session.names[obs['seat']]}'s hand" if self.hot_seat else "Your hand"
-            self.say(f"{whose}: {card_list(obs['hand'])}")
-            melds = obs.get("melds") or []
             self.say(
-                "Melds: "
-                + (" ".join("".join(m) for m in melds) if melds else "none")
-                + f". Deadwood: {obs.get('deadwood', 0)} (knock limit {obs.get('knock_limit')})."
+                _("Roles: {box} in the box, {captain} captain, {sitter} sitter.").format(
+                    box=p[r["box"]], captain=p[r["captain"]], sitter=p[r["sitter"]]
+                )
             )
+            if obs.get("captain_hand"):
+                self.say(
+                    _("You are the sitter. The captain's hand: {cards}").format(cards=card_list(obs["captain_hand"]))
+                )
+        if obs.get("hand"):
+            if self.hot_seat:
+                whose = _("{name}'s hand: {cards}").format(
+                    name=self.session.names[obs["seat"]], cards=card_list(obs["hand"])
+                )
+            else:
+                whose = _("Your hand: {cards}").format(cards=card_list(obs["hand"]))
+            self.say(whose)
+            melds = obs.get("melds") or []
+            dead, limit = obs.get("deadwood", 0), obs.get("knock_limit")
+            if melds:
+                msg = _("Melds: {melds}. Deadwood: {deadwood} (knock limit {limit}).")
+            else:
+                msg = _("Melds: none. Deadwood: {deadwood} (knock limit {limit}).")
+            self.say(msg.format(melds=" ".join("".join(m) for m in melds), deadwood=dead, limit=limit))
         elif no_hand_line(obs):
             self.say(no_hand_line(obs))
         if v.solo:
             if obs.get("hand_sizes") is None and "deck_size" in obs:
-                self.say(
-                    f"Deck: {obs['deck_size']} cards. At most {obs.get('cards_above_joker_max', 0)} cards lie above "
-                    "the joker"
-                    + (
-                        f"; chance the joker is next: {obs['joker_next_chance']:.1%}."
-                        if obs.get("joker_next_chance") is not None
-                        else "."
+                above = obs.get("cards_above_joker_max", 0)
+                if obs.get("joker_next_chance") is not None:
+                    msg = ngettext(
+                        "Deck: {cards}. At most {above} card lies above the joker; chance the joker is next: {chance}.",
+                        "Deck: {cards}. At most {above} cards lie above the joker; chance the joker is next: {chance}.",
+                        above,
                     )
-                )
+                else:
+                    msg = ngettext(
+                        "Deck: {cards}. At most {above} card lies above the joker.",
+                        "Deck: {cards}. At most {above} cards lie above the joker.",
+                        above,
+                    )
+                chance = f"{obs['joker_next_chance']:.1%}" if obs.get("joker_next_chance") is not None else ""
+                cards = ngettext("{n} card", "{n} cards", obs["deck_size"]).format(n=obs["deck_size"])
+                self.say(msg.format(cards=cards, above=above, chance=chance))
         else:
             p = self.session.names
             top = obs["discard_pile"][-1] if obs.get("discard_pile") else None
             self.say(
-                f"{top_discard_label(obs)}: {top or '-'}. Stock: {obs.get('stock_size', 0)} cards. "
-                f"Dealer: {p[obs['dealer']]}."
+                _("{label}: {card}. Stock: {cards}. Dealer: {name}.").format(
+                    label=top_discard_label(obs),
+                    card=top or "-",
+                    cards=ngettext("{n} card", "{n} cards", obs.get("stock_size", 0)).format(
+                        n=obs.get("stock_size", 0)
+                    ),
+                    name=p[obs["dealer"]],
+                )
                 if "dealer" in obs
                 else ""
             )
             for note in upcard_notes(obs):
-                self.say(note[0].upper() + note[1:] + ".")
+                self.say(_("{note}.").format(note=note[0].upper() + note[1:]))
             for seat, cards in (obs.get("known_cards") or {}).items():
                 if cards:
-                    self.say(f"{p[int(seat)]} is known to hold {card_list(cards)}.")
+                    self.say(_("{name} is known to hold {cards}.").format(name=p[int(seat)], cards=card_list(cards)))
 
     def show_score(self) -> None:
         for line in score_lines(self.obs()):
@@ -184,24 +211,28 @@ class PlainGame:
             return
         legal = obs["legal_actions"]
         if len([i for i, k in enumerate(s.seats) if k == HUMAN]) > 1:
-            self.say(f"{s.names[seat]} to act.")
+            self.say(_("{name} to act.").format(name=s.names[seat]))
         phase = obs["phase"]
         if phase == "upcard":
-            self.say(f"The upcard is {obs['upcard']}: take it or pass.")
+            self.say(_("The upcard is {card}: take it or pass.").format(card=obs["upcard"]))
         suggestion = s.sitter_text()  # three: a computer sitter advises the person who captains
         if suggestion:
-            self.say(suggestion + ".")
-        self.say("Legal: " + _compress_legal(legal))
+            self.say(_("{note}.").format(note=suggestion))
+        self.say(_("Legal: {actions}").format(actions=_compress_legal(legal)))
 
     # -- the loop -----------------------------------------------------------------------------
     def run(self) -> int:
         s = self.session
-        self.say(
-            f"ginrummy {s.state.variant}: "
-            + " v. ".join(f"{p} ({k})" for p, k in zip(s.names, s.seats, strict=True) if k != "joker")
-            + (" v. the Joker" if find_variant(s.state.variant).solo else "")
-            + f". Game {self.game_id}. Type help for the commands."
+        players = _(" v. ").join(
+            _("{name} ({kind})").format(name=p, kind=seat_kind(k))
+            for p, k in zip(s.names, s.seats, strict=True)
+            if k != "joker"
         )
+        if find_variant(s.state.variant).solo:
+            msg = _("ginrummy {variant}: {players} v. the Joker. Game {id}. Type help for the commands.")
+        else:
+            msg = _("ginrummy {variant}: {players}. Game {id}. Type help for the commands.")
+        self.say(msg.format(variant=s.state.variant, players=players, id=self.game_id))
         if s.state.logs and s.state.is_hand_over and not s.state.is_terminal:
             self._show_hand_end()
         elif s.state.logs and not s.state.is_hand_over:
@@ -213,12 +244,12 @@ class PlainGame:
                 self._deal()
                 continue
             if not self._computers():
-                self.error("the game cannot go on; it is saved as it was")
+                self.error(_("the game cannot go on; it is saved as it was"))
                 return 1
             if s.state.is_terminal:
                 continue
             if s.state.is_hand_over:
-                self.say("Type deal (or an empty line) for the next hand.")
+                self.say(_("Type deal (or an empty line) for the next hand."))
             else:
                 self.prompt_line()
             self.out.write("> ")
@@ -226,19 +257,23 @@ class PlainGame:
             line = self.inp.readline()
             if not line:
                 self.say("")
-                self.say("End of input: the game is saved.")
+                self.say(_("End of input: the game is saved."))
                 return 0
             if self.handle(line.strip()) == "quit":
-                self.say("Saved. Resume with: ginrummy play --plain")
+                self.say(_("Saved. Resume with: ginrummy play --plain"))
                 return 0
 
     def _deal(self) -> None:
         s = self.session
         c = s.commitment_for_next_deal()
-        self.say(f"Hand {s.state.hand_number + 1}. Fairness commitment for this deal: {c}")
+        self.say(
+            _("Hand {number}. Fairness commitment for this deal: {commitment}").format(
+                number=s.state.hand_number + 1, commitment=c
+            )
+        )
         before = len(s.state.results)
         s.start_hand()
-        self.say("Dealt.")
+        self.say(_("Dealt."))
         if s.state.is_hand_over and len(s.state.results) > before:
             self._show_hand_end()
             return
@@ -256,7 +291,7 @@ class PlainGame:
                 return False
             if event is None:
                 return True
-            self.say(s.move_text(event, self.log_viewer, you=not self.hot_seat) + ".")
+            self.say(_("{move}.").format(move=s.move_text(event, self.log_viewer, you=not self.hot_seat)))
             if s.state.is_hand_over and s.state.hand_number == hand_before:
                 self._show_hand_end()
                 return True
@@ -265,36 +300,41 @@ class PlainGame:
         obs = self.obs()
         res = obs.get("result")
         if res:
-            self.say(f"Hand {obs['hand_number']} is over ({result_name(res['result'])}).")
+            self.say(
+                _("Hand {number} is over ({result}).").format(
+                    number=obs["hand_number"], result=result_name(res["result"])
+                )
+            )
             for line in result_lines(res.get("explanation", []), obs["players"], self.session.seats):
                 self.say("  " + line)
             if any(e.reason for e in self.session.moves()):
-                self.say("Type why for the computer players' reasons this hand.")
+                self.say(_("Type why for the computer players' reasons this hand."))
         if obs.get("revealed_seed"):
             self.say(
-                f"The deal's seed was {obs['revealed_seed']} (commitment {obs.get('commitment', '?')}); "
-                "anyone can check it with ginrummy verify."
+                _(
+                    "The deal's seed was {seed} (commitment {commitment}); anyone can check it with ginrummy verify."
+                ).format(seed=obs["revealed_seed"], commitment=obs.get("commitment", "?"))
             )
         for line in score_lines(obs):
             self.say(line)
         if obs.get("next_commitment"):
-            self.say(f"Fairness commitment for the next deal: {obs['next_commitment']}")
+            self.say(_("Fairness commitment for the next deal: {commitment}").format(commitment=obs["next_commitment"]))
             if self.store is not None:  # keep the committed seed with the game: a resume deals from it
                 self.store.save_game(self.game_id, self.session)
 
     def _game_over(self) -> int:
         analysis = None
         if self.analyse and find_variant(self.session.state.variant).solo:
-            self.say("Analysing your play against the planner (Ctrl-C skips)...")
+            self.say(_("Analysing your play against the planner (Ctrl-C skips)..."))
             try:
                 analysis = solitaire_analysis(self.session)
             except KeyboardInterrupt:
-                self.say("Analysis skipped.")
+                self.say(_("Analysis skipped."))
         if self.store is not None:
             self.store.finish_game(self.game_id, self.session, analysis)
         for line in (analysis or {}).get("summary", []):
             self.say(line)
-        self.say("The game is over and filed in your history (ginrummy stats).")
+        self.say(_("The game is over and filed in your history (ginrummy stats)."))
         return 0
 
     def handle(self, line: str) -> str | None:
@@ -305,7 +345,7 @@ class PlainGame:
         if cmd in ("quit", "exit", "q"):
             return "quit"
         if cmd in ("help", "?"):
-            self.say(HELP)
+            self.say(_(HELP))
             return None
         if cmd == "hand":
             self.show_hand()
@@ -320,7 +360,7 @@ class PlainGame:
             if s.state.needs_deal:
                 self._deal()
             elif cmd:
-                self.error("the hand in play is not over; deal comes after it ends")
+                self.error(_("the hand in play is not over; deal comes after it ends"))
             return None
         if cmd == "hint":
             self._hint()
@@ -331,9 +371,9 @@ class PlainGame:
         seat = s.human_to_act()
         if seat is None:
             if s.state.needs_deal:
-                self.error(f"{line!r}: the hand is over; type deal for the next one")
+                self.error(_("{command}: the hand is over; type deal for the next one").format(command=repr(line)))
             else:
-                self.error(f"{line!r}: it is not your turn")
+                self.error(_("{command}: it is not your turn").format(command=repr(line)))
             return None
         try:
             action = _parse_command(words)
@@ -347,7 +387,7 @@ class PlainGame:
             self.error(str(exc))
             return None
         obs = s.observation(seat)
-        self.say(s.move_text(event, None if self.hot_seat else seat, you=not self.hot_seat) + ".")
+        self.say(_("{move}.").format(move=s.move_text(event, None if self.hot_seat else seat, you=not self.hot_seat)))
         if s.state.is_hand_over and s.state.hand_number == before:
             self._show_hand_end()
         elif obs.get("hand") and action.kind in ("draw", "take", "discard"):
@@ -359,15 +399,17 @@ class PlainGame:
         s = self.session
         lines = s.reasons_text(self.viewer)
         if lines:
-            self.say("Why the computer players moved as they did this hand:")
+            self.say(_("Why the computer players moved as they did this hand:"))
             for line in lines:
                 self.say("  " + line)
         elif s.state.logs and not s.state.is_hand_over:
-            self.say("The computer players' reasons are about their own cards: they are shown when the hand is over.")
+            self.say(
+                _("The computer players' reasons are about their own cards: they are shown when the hand is over.")
+            )
         elif s.state.logs and not s.hands_shown():
-            self.say("This hand ended without showing the hands: the computer players' reasons stay private.")
+            self.say(_("This hand ended without showing the hands: the computer players' reasons stay private."))
         else:
-            self.say("No reasons to show for this hand.")
+            self.say(_("No reasons to show for this hand."))
 
     def _hint(self) -> None:
         s = self.session
@@ -375,16 +417,17 @@ class PlainGame:
         try:
             advice = s.hint(seat)
         except ImportError:
-            self.error("hints are not available in this installation")
+            self.error(_("hints are not available in this installation"))
             return
         except Exception as exc:  # a hint is a courtesy: never stop the game for it
-            self.error(f"no hint: {exc}")
+            self.error(_("no hint: {error}").format(error=exc))
             return
         best = getattr(advice, "best", None)
-        self.say(f"Hint: {best}" + (f". {advice.why}" if getattr(advice, "why", None) else ""))
+        why = getattr(advice, "why", None)
+        self.say(_("Hint: {move}. {why}").format(move=best, why=why) if why else _("Hint: {move}").format(move=best))
         ranked = getattr(advice, "ranked", None) or []
         if ranked:
-            self.say("Options: " + ", ".join(f"{a} ({v:+.2f})" for a, v in ranked[:5]))
+            self.say(_("Options: {options}").format(options=", ".join(f"{a} ({v:+.2f})" for a, v in ranked[:5])))
 
 
 def _parse_command(words: list[str]) -> Action:
@@ -392,19 +435,23 @@ def _parse_command(words: list[str]) -> Action:
     valid = ("draw", "take", "pass", "discard", "knock", "gin")
     if kind not in valid:
         raise IllegalAction(
-            f"unknown command {words[0]!r}; commands: {', '.join(valid)}, hint, hand, score, record, help, quit"
+            _("unknown command {command}; commands: {commands}").format(
+                command=repr(words[0]), commands=", ".join([*valid, "hint", "hand", "score", "record", "help", "quit"])
+            )
         )
     rest = " ".join(words[1:])
     if kind in ("draw", "take", "pass") and rest:
-        raise IllegalAction(f"{kind} takes no card (got {rest!r})")
+        raise IllegalAction(_("{command} takes no card (got {text})").format(command=kind, text=repr(rest)))
     if kind == "discard" and not rest:
-        raise IllegalAction("discard needs a card, e.g. 'discard 7h'")
+        raise IllegalAction(_("discard needs a card, e.g. 'discard 7h'"))
     if rest and "|" not in rest:
         cards = parse_cards(rest)
         if len(cards) != 1:
-            raise IllegalAction(f"{kind} takes one card, got {len(cards)}: {rest!r}")
+            raise IllegalAction(
+                _("{command} takes one card, got {n}: {text}").format(command=kind, n=len(cards), text=repr(rest))
+            )
         if Card(cards[0]).is_joker:
-            raise IllegalAction("the joker cannot be played")
+            raise IllegalAction(_("the joker cannot be played"))
         return Action(kind, cards[0])
     return Action.parse(" ".join([kind, *words[1:]]))
 
@@ -413,7 +460,7 @@ def _compress_legal(legal: list[str]) -> str:
     """``draw, take`` or ``discard <any of 2c 3c ...>, knock 7h 9c``."""
     groups: dict[str, list[str]] = {}
     for a in legal:
-        kind, _, card = a.partition(" ")
+        kind, _sep, card = a.partition(" ")
         groups.setdefault(kind, []).append(card)
     parts = []
     for kind, cards in groups.items():
@@ -421,7 +468,9 @@ def _compress_legal(legal: list[str]) -> str:
         if not named:
             parts.append(kind)
         elif kind == "discard":
-            parts.append(f"discard one of {' '.join(named)}")
+            parts.append(_("discard one of {cards}").format(cards=" ".join(named)))
+        elif "" in cards:
+            parts.append(_("{command} with {cards} or {command} alone").format(command=kind, cards=" ".join(named)))
         else:
-            parts.append(f"{kind} with {' '.join(named)}" + (f" or {kind} alone" if "" in cards else ""))
-    return "; ".join(parts)
+            parts.append(_("{command} with {cards}").format(command=kind, cards=" ".join(named)))
+    return _("; ").join(parts)

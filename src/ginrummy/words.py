@@ -53,6 +53,7 @@ __all__ = [
     "result_lines",
     "result_name",
     "score_lines",
+    "seat_kind",
     "sitter_line",
     "target_of",
     "top_discard_label",
@@ -121,6 +122,25 @@ def display_name(name: str) -> str:
         return clean_name(name)
     word = _(_SEAT_WORDS[m.group("base")])
     return word if m.group("n") is None else _("{name} {number}").format(name=word, number=m.group("n"))
+
+
+_KINDS = {
+    "human": NP_("kind of seat", "human"),
+    "random": NP_("kind of seat", "random"),
+    "greedy": NP_("kind of seat", "greedy"),
+    "expert": NP_("kind of seat", "expert"),
+    "planner": NP_("kind of seat", "planner"),
+    "clairvoyant": NP_("kind of seat", "clairvoyant"),
+    "beginner": NP_("kind of seat", "beginner"),
+    "casual": NP_("kind of seat", "casual"),
+    "intermediate": NP_("kind of seat", "intermediate"),
+    "advanced": NP_("kind of seat", "advanced"),
+}
+
+
+def seat_kind(kind: str) -> str:
+    """Who plays a seat (``human``, a computer level) in the current language; an unknown kind as is."""
+    return pgettext("kind of seat", _KINDS[kind]) if kind in _KINDS else clean_name(kind)
 
 
 def display_names(players: Sequence[str]) -> list[str]:

@@ -23,22 +23,23 @@ from typing import Any, BinaryIO
 
 from ..cards import _SUIT_ALIASES, CARDS, RANK_CHARS, CardSet, parse_cards
 from ..errors import CardError
+from ..i18n import _
 from ..melds import RUN_DEADWOOD, RUN_MELDED, _arrangement_from, _set_options, best_arrangement, best_discards
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "cards", nargs="*", metavar="CARD", help="0 to 11 cards like As Td 10h 7♥, or - to read hands from stdin"
+        "cards", nargs="*", metavar="CARD", help=_("0 to 11 cards like As Td 10h 7♥, or - to read hands from stdin")
     )
-    p.add_argument("--json", action="store_true", help="print JSON (one object a hand)")
-    p.add_argument("--unicode", action="store_true", help="print suits as symbols")
+    p.add_argument("--json", action="store_true", help=_("print JSON (one object a hand)"))
+    p.add_argument("--unicode", action="store_true", help=_("print suits as symbols"))
 
 
 def analyse(tokens: list[str]) -> dict[str, Any]:
     """The JSON object for one hand; raises CardError naming the bad token."""
     cards = parse_cards(tokens)
     if len(cards) > 11:
-        raise CardError(f"a hand has at most 11 cards, got {len(cards)}")
+        raise CardError(_("a hand has at most 11 cards, got {count}").format(count=len(cards)))
     mask = int(CardSet.of(cards))
     arr = best_arrangement(mask)
     out: dict[str, Any] = {
@@ -58,13 +59,17 @@ def _text(result: dict[str, Any], unicode: bool) -> str:
     def fmt(cards: list[str]) -> str:
         return " ".join(parse_cards(cards)[i].unicode() if unicode else c for i, c in enumerate(cards))
 
-    lines = [f"hand:      {fmt(result['cards'])}"]
+    lines = [_("hand:      {cards}").format(cards=fmt(result["cards"]))]
     for m in result["melds"]:
-        lines.append(f"meld:      {fmt(m)}")
-    lines.append(f"unmatched: {fmt(result['unmatched']) or '-'}")
-    lines.append(f"deadwood:  {result['deadwood']}")
+        lines.append(_("meld:      {cards}").format(cards=fmt(m)))
+    lines.append(_("unmatched: {cards}").format(cards=fmt(result["unmatched"]) or "-"))
+    lines.append(_("deadwood:  {points}").format(points=result["deadwood"]))
     if "best_discards" in result:
-        lines.append(f"discard:   {fmt(result['best_discards'])} -> deadwood {result['deadwood_after_discard']}")
+        lines.append(
+            _("discard:   {cards} -> deadwood {points}").format(
+                cards=fmt(result["best_discards"]), points=result["deadwood_after_discard"]
+            )
+        )
     return "\n".join(lines)
 
 
@@ -200,10 +205,10 @@ def _with_sets(m: int, t: int) -> str:
             f'"unmatched": [{(a[2] + b[2] + c[2] + d[2])[2:]}]}}'
         )
     rest = m & ~removed
-    _, _, au, _, ar = pieces[rest & 0x1FFF]
-    _, _, bu, _, br = pieces[0x2000 | rest >> 13 & 0x1FFF]
-    _, _, cu, _, cr = pieces[0x4000 | rest >> 26 & 0x1FFF]
-    _, _, du, _, dr = pieces[0x6000 | rest >> 39]
+    au, ar = pieces[rest & 0x1FFF][2::2]
+    bu, br = pieces[0x2000 | rest >> 13 & 0x1FFF][2::2]
+    cu, cr = pieces[0x4000 | rest >> 26 & 0x1FFF][2::2]
+    du, dr = pieces[0x6000 | rest >> 39][2::2]
     melds = [*ar, *br, *cr, *dr]  # the runs, in order
     for x in sets:  # melds are disjoint: their lowest cards order them
         low = x & -x
@@ -276,10 +281,10 @@ def _batch(args: argparse.Namespace) -> int:
                     if t:
                         out.append(_with_sets(m, t))
                     else:
-                        ac, am, au, _, _ = pieces[a]
-                        bc, bm, bu, _, _ = pieces[0x2000 | b]
-                        cc, cm, cu, _, _ = pieces[0x4000 | c]
-                        dc, dm, du, _, _ = pieces[0x6000 | d]
+                        ac, am, au = pieces[a][:3]
+                        bc, bm, bu = pieces[0x2000 | b][:3]
+                        cc, cm, cu = pieces[0x4000 | c][:3]
+                        dc, dm, du = pieces[0x6000 | d][:3]
                         runs = am + bm + cm + dm
                         held = (ac + bc + cc + dc)[2:]
                         dw = rd[a] + rd[b] + rd[c] + rd[d]
@@ -295,7 +300,10 @@ def _batch(args: argparse.Namespace) -> int:
             if result is None:
                 continue
             if "error" in result:
-                print(f"ginrummy deadwood: line {lineno}: {result['error']}", file=sys.stderr)
+                print(
+                    "ginrummy deadwood: " + _("line {line}: {error}").format(line=lineno, error=result["error"]),
+                    file=sys.stderr,
+                )
                 status = 2
             if fast:
                 out.append(json.dumps(result))
@@ -313,7 +321,10 @@ def _reference(raw: bytes, lineno: int, encoding: str) -> dict[str, Any] | None:
     try:
         line = raw.decode(encoding)
     except UnicodeDecodeError as exc:
-        return {"line": lineno, "error": f"not valid {exc.encoding} text (byte {exc.start + 1} of the line)"}
+        error = _("not valid {encoding} text (byte {byte} of the line)").format(
+            encoding=exc.encoding, byte=exc.start + 1
+        )
+        return {"line": lineno, "error": error}
     tokens = line.replace(",", " ").split()
     if not tokens:
         return None

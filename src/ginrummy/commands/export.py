@@ -16,13 +16,14 @@ import sys
 from pathlib import Path
 
 from ..errors import StoreError
+from ..i18n import _, ngettext
 from ..record import save
 from ..variants import variant_names
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", choices=variant_names(), help="only this variant")
-    p.add_argument("-o", "--output", metavar="FILE|DIR", help="write to a file, or one file a game into a directory")
+    p.add_argument("--variant", choices=variant_names(), help=_("only this variant"))
+    p.add_argument("-o", "--output", metavar="FILE|DIR", help=_("write to a file, or one file a game into a directory"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -46,7 +47,11 @@ def run(args: argparse.Namespace) -> int:
             out.mkdir(parents=True, exist_ok=True)
             for g in games:
                 save(g.record, out / f"{g.id}.json")
-            print(f"wrote {len(games)} record{'s' if len(games) != 1 else ''} to {out}/", file=sys.stderr)
+            n = len(games)
+            print(
+                ngettext("wrote {n} record to {path}", "wrote {n} records to {path}", n).format(n=n, path=f"{out}/"),
+                file=sys.stderr,
+            )
         else:
             records = [g.record for g in games]
             if out.suffix == ".jsonl":
@@ -56,8 +61,15 @@ def run(args: argparse.Namespace) -> int:
             tmp = out.with_name(f".{out.name}.tmp")
             tmp.write_text(text, encoding="utf-8")
             tmp.replace(out)
-            print(f"wrote {len(games)} record{'s' if len(games) != 1 else ''} to {out}", file=sys.stderr)
+            n = len(games)
+            print(
+                ngettext("wrote {n} record to {path}", "wrote {n} records to {path}", n).format(n=n, path=out),
+                file=sys.stderr,
+            )
     except OSError as exc:
-        print(f"ginrummy export: cannot write {out}: {exc.strerror}", file=sys.stderr)
+        print(
+            "ginrummy export: " + _("cannot write {path}: {error}").format(path=out, error=exc.strerror),
+            file=sys.stderr,
+        )
         return 2
     return status

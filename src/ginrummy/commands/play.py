@@ -7,6 +7,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GinRummyError, StoreError
+from ..i18n import _
 from ..variants import find_variant, variant_names
 
 if TYPE_CHECKING:
@@ -14,31 +15,37 @@ if TYPE_CHECKING:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--plain", action="store_true", help="play line by line on stdin/stdout (screen readers, scripts)")
-    p.add_argument("--variant", help=", ".join(variant_names()))
+    p.add_argument(
+        "--plain", action="store_true", help=_("play line by line on stdin/stdout (screen readers, scripts)")
+    )
+    p.add_argument("--variant", help=_(", ").join(variant_names()))
     p.add_argument(
         "--opponent",
         action="append",
         metavar="LEVEL",
-        help="computer level of each opponent seat (random, greedy, expert; human for a second person); "
-        "repeat or separate with commas for three players",
+        help=_(
+            "computer level of each opponent seat (random, greedy, expert; human for a second person); "
+            "repeat or separate with commas for three players"
+        ),
     )
-    p.add_argument("--name", default="You", help="your name on the score sheet")
-    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a rule option (repeatable)")
-    p.add_argument("--seed", type=int, help="derive every deal from this seed (reproducible games)")
-    p.add_argument("--resume", nargs="?", const="", metavar="GAME_ID", help="resume a saved game (the newest if no id)")
-    p.add_argument("--new", action="store_true", help="start a new game even if a saved one could be resumed")
+    p.add_argument("--name", default="You", help=_("your name on the score sheet"))
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help=_("a rule option (repeatable)"))
+    p.add_argument("--seed", type=int, help=_("derive every deal from this seed (reproducible games)"))
+    p.add_argument(
+        "--resume", nargs="?", const="", metavar="GAME_ID", help=_("resume a saved game (the newest if no id)")
+    )
+    p.add_argument("--new", action="store_true", help=_("start a new game even if a saved one could be resumed"))
     p.add_argument(
         "--new-database",
         action="store_true",
-        help="if the saved-games database is damaged or not ginrummy's, move it aside and start a new one",
+        help=_("if the saved-games database is damaged or not ginrummy's, move it aside and start a new one"),
     )
-    p.add_argument("--no-analysis", action="store_true", help="solitaires: skip the post-game analysis of your play")
+    p.add_argument("--no-analysis", action="store_true", help=_("solitaires: skip the post-game analysis of your play"))
     look = p.add_argument_group("terminal app display")
-    look.add_argument("--four-colour", "--four-color", action="store_true", help="clubs green, diamonds blue")
-    look.add_argument("--large", action="store_true", help="large cards")
-    look.add_argument("--high-contrast", action="store_true", help="high-contrast theme")
-    look.add_argument("--delay", type=float, default=0.6, help="seconds between computer moves (default 0.6)")
+    look.add_argument("--four-colour", "--four-color", action="store_true", help=_("clubs green, diamonds blue"))
+    look.add_argument("--large", action="store_true", help=_("large cards"))
+    look.add_argument("--high-contrast", action="store_true", help=_("high-contrast theme"))
+    look.add_argument("--delay", type=float, default=0.6, help=_("seconds between computer moves (default 0.6)"))
 
 
 def _options(pairs: list[str]) -> dict[str, Any]:
@@ -46,7 +53,7 @@ def _options(pairs: list[str]) -> dict[str, Any]:
     for pair in pairs:
         name, eq, value = pair.partition("=")
         if not eq or not name.strip():
-            raise GinRummyError(f"--option needs NAME=VALUE, got {pair!r}")
+            raise GinRummyError(_("--option needs NAME=VALUE, got {value}").format(value=repr(pair)))
         out[name.strip()] = value.strip()
     return out
 
@@ -57,12 +64,18 @@ def _seats(variant: str, opponents: list[str] | None) -> list[str] | None:
     levels = [x.strip() for o in opponents for x in o.split(",") if x.strip()]
     facts = find_variant(variant)
     if facts.solo:
-        raise GinRummyError(f"{variant} is played alone against the Joker: --opponent does not apply")
+        raise GinRummyError(
+            _("{variant} is played alone against the Joker: --opponent does not apply").format(variant=variant)
+        )
     need = facts.seats - 1
     if len(levels) == 1:
         levels = levels * need
     if len(levels) != need:
-        raise GinRummyError(f"{variant} needs {need} opponent level(s), got {len(levels)}: {', '.join(levels)}")
+        raise GinRummyError(
+            _("{variant} needs {need} opponent level(s), got {count}: {levels}").format(
+                variant=variant, need=need, count=len(levels), levels=", ".join(levels)
+            )
+        )
     return ["human", *levels]
 
 
@@ -87,7 +100,7 @@ def new_game_spec(args: argparse.Namespace) -> dict[str, Any]:
 
 def _check_flags(args: argparse.Namespace) -> None:
     if args.new and args.resume is not None:
-        raise GinRummyError("--new and --resume exclude each other: start a new game or resume one")
+        raise GinRummyError(_("--new and --resume exclude each other: start a new game or resume one"))
     if args.variant is not None:
         find_variant(args.variant)
 
@@ -99,7 +112,7 @@ def _saved_choice(store: Any, args: argparse.Namespace) -> tuple[list[Any], Any]
         return saved, None
     wanted = [g for g in saved if g.id == args.resume]
     if not wanted:
-        raise GinRummyError(f"no saved game {args.resume!r} (see ginrummy play --plain)")
+        raise GinRummyError(_("no saved game {id} (see ginrummy play --plain)").format(id=repr(args.resume)))
     if wanted[0].open_in:  # one game, one process: name where it is, offer the others
         raise GinRummyError(_in_use(wanted[0].id, wanted[0].open_in, saved))
     return saved, wanted[0]
@@ -142,11 +155,17 @@ def make_app(args: argparse.Namespace, data_dir: str | None = None) -> GinRummyA
         if wanted is None:
             free = [g for g in saved if not g.open_in]
             if not free:
-                raise GinRummyError(
-                    "no saved game to resume"
-                    + (f" in {args.variant}" if args.variant else "")
-                    + (f" ({_in_use(saved[0].id, saved[0].open_in, saved)})" if saved else ": start one with --new")
-                )
+                if saved:
+                    busy = _in_use(saved[0].id, saved[0].open_in, saved)
+                    if args.variant:
+                        msg = _("no saved game to resume in {variant} ({why})")
+                    else:
+                        msg = _("no saved game to resume ({why})")
+                elif args.variant:
+                    msg, busy = _("no saved game to resume in {variant}: start one with --new"), ""
+                else:
+                    msg, busy = _("no saved game to resume: start one with --new"), ""
+                raise GinRummyError(msg.format(variant=args.variant, why=busy))
             wanted = free[0]
         resume = wanted.id
     elif args.new or args.opponent or args.option or args.name != "You":
@@ -189,18 +208,28 @@ def _run_plain(args: argparse.Namespace, data_dir: str | None) -> int:
                 saved = [wanted]
             for g in saved:
                 if g.open_in and args.resume is None:
-                    print(f"The saved {g.variant} game {g.id} is open in {g.open_in}: not resuming it here.")
+                    print(
+                        _("The saved {variant} game {id} is open in {where}: not resuming it here.").format(
+                            variant=g.variant, id=g.id, where=g.open_in
+                        )
+                    )
             free = [g for g in saved if not g.open_in]
             if free:
                 g = free[0]
                 resume = True
                 if args.resume is None and sys.stdin.isatty():
                     answer = input(
-                        f"Resume the saved {g.variant} game {g.id} (hand {g.hand_number}, totals {g.totals})? [Y/n] "
+                        _("Resume the saved {variant} game {id} (hand {hand}, totals {totals})? [Y/n] ").format(
+                            variant=g.variant, id=g.id, hand=g.hand_number, totals=g.totals
+                        )
                     )
-                    resume = answer.strip().lower() not in ("n", "no")
+                    resume = answer.strip().lower() not in ("n", "no", _("n"), _("no"))
                 elif args.resume is None:
-                    print(f"Resuming the saved {g.variant} game {g.id} (use --new for a new game).")
+                    print(
+                        _("Resuming the saved {variant} game {id} (use --new for a new game).").format(
+                            variant=g.variant, id=g.id
+                        )
+                    )
                 if resume:
                     try:
                         session = store.open_game(g.id)  # locks it: no other process can resume it now
@@ -230,9 +259,12 @@ def _run_plain(args: argparse.Namespace, data_dir: str | None) -> int:
 def _in_use(game_id: str, where: str, saved: list[Any]) -> str:
     """One line: where the game is open, and the other games that can be resumed."""
     others = [g.id for g in saved if g.id != game_id and not g.open_in]
-    choice = (
-        f"resume another one (--resume {' or --resume '.join(others[:3])}) or start a new one (--new)"
-        if others
-        else "start a new one (--new)"
+    if others:
+        choice = _("resume another one ({options}) or start a new one (--new)").format(
+            options=_(" or ").join(f"--resume {o}" for o in others[:3])
+        )
+    else:
+        choice = _("start a new one (--new)")
+    return _("game {id} is open in {where}; a game is played in one place at a time: {choice}").format(
+        id=game_id, where=where, choice=choice
     )
-    return f"game {game_id} is open in {where}; a game is played in one place at a time: {choice}"

@@ -16,7 +16,9 @@ import sys
 from typing import Any
 
 from ..errors import RecordError
+from ..i18n import _, ngettext
 from ..variants import find_variant
+from ..words import display_name
 from . import error, printable
 
 EXIT_INVALID = 1
@@ -26,9 +28,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "file",
         metavar="FILE",
-        help="the record (JSON; a list of records or JSON lines as ginrummy export writes), or - for standard input",
+        help=_("the record (JSON; a list of records or JSON lines as ginrummy export writes), or - for standard input"),
     )
-    p.add_argument("--json", action="store_true", help="print the summary as one JSON object (a list for several)")
+    p.add_argument("--json", action="store_true", help=_("print the summary as one JSON object (a list for several)"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
             except RecordError as exc:
                 if len(records) == 1:
                     raise
-                raise RecordError(f"records[{i}] (record {i + 1}): {exc}") from None
+                raise RecordError(_("records[{i}] (record {n}): {error}").format(i=i, n=i + 1, error=exc)) from None
     except RecordError as exc:
         error("replay", f"{name}: {exc}")
         return EXIT_INVALID
@@ -54,14 +56,15 @@ def run(args: argparse.Namespace) -> int:
         return 0
     blocks = [render(out, state) for out, state in zip(outs, states, strict=True)]
     if len(blocks) > 1:
-        blocks = [f"record {i} of {len(blocks)}\n{block}" for i, block in enumerate(blocks, 1)]
+        head = _("record {i} of {n}")
+        blocks = [head.format(i=i, n=len(blocks)) + f"\n{block}" for i, block in enumerate(blocks, 1)]
     print(printable("\n\n".join(blocks)))
     return 0
 
 
 def render(out: dict[str, Any], state: Any) -> str:
     """The summary as a readable table, each hand followed by its explanation."""
-    players = [printable(n) for n in state.players]
+    players = [printable(display_name(n)) for n in state.players]  # "Expert 2" in the current language
     names = [n if len(n) <= 12 else n[:11] + "." for n in players]
     w = max(5, *(len(n) for n in names))
     block = len(names) * (w + 1) - 1
@@ -75,38 +78,50 @@ def render(out: dict[str, Any], state: Any) -> str:
         return (line + f"  {count:>7}" if counted else line).rstrip()
 
     n = len(out["hands"])
-    status = "complete" if out["complete"] else "stopped inside a hand (a saved game)"
+    if out["complete"]:
+        title = ngettext("{variant}: {players}; {n} hand, complete", "{variant}: {players}; {n} hands, complete", n)
+    else:
+        title = ngettext(
+            "{variant}: {players}; {n} hand, stopped inside a hand (a saved game)",
+            "{variant}: {players}; {n} hands, stopped inside a hand (a saved game)",
+            n,
+        )
+    dead_head, points_head = _("deadwood"), _("points")
     lines = [
-        f"{out['variant']}: {' v '.join(players)}; {n} hand{'' if n == 1 else 's'}, {status}",
+        title.format(variant=out["variant"], players=_(" v ").join(players), n=n),
         "",
-        row("", "", f"{'deadwood':^{block}}", f"{'points':^{block}}"),
-        row("hand", "result", seats(names), seats(names), "counted"),
+        row("", "", f"{dead_head:^{block}}", f"{points_head:^{block}}"),
+        row(_("hand"), _("result"), seats(names), seats(names), _("counted")),
     ]
     for i, h in enumerate(out["hands"]):
         lines.append(row(str(i + 1), h["result"], seats(h["deadwood"]), seats(h["points"]), str(h.get("counted", ""))))
         if i < len(state.results):
             lines += [f"{'':6}{text}" for text in state.results[i].explanation]
-    lines += ["", row("", "totals", "", seats(out["totals"]))]
+    lines += ["", row("", _("totals"), "", seats(out["totals"]))]
     if "final" in out:
         # The game's result: in Hollywood the three games settled, elsewhere the totals with the
         # end-of-game bonuses (game, boxes, shutout) -- a total, not the bonuses themselves.
-        lines.append(row("", "final", "", seats(out["final"])))
+        lines.append(row("", _("final"), "", seats(out["final"])))
     three_games = find_variant(out["variant"]).three_games
     if three_games:
         sheet = out["hollywood"]
         for g, (game, closed) in enumerate(zip(sheet["games"], sheet["closed"], strict=True), 1):
-            lines.append(row("", f"game {g}", "closed" if closed else "open", seats(game)))
+            lines.append(
+                row("", _("game {number}").format(number=g), _("closed") if closed else _("open"), seats(game))
+            )
     if "final" in out:
         lines.append(
-            "final: the three games settled, each with its game and box bonuses (rule 1c.3)"
+            _("final: the three games settled, each with its game and box bonuses (rule 1c.3)")
             if three_games
-            else "final: the totals with the end-of-game bonuses: game, boxes and shutout (rules 1.10, 2.7)"
+            else _("final: the totals with the end-of-game bonuses: game, boxes and shutout (rules 1.10, 2.7)")
         )
     if out["game_over"]:
         winner = out["winner"]
-        lines.append("game over: " + ("a tie" if winner is None else f"{players[winner]} wins"))
+        lines.append(
+            _("game over: a tie") if winner is None else _("game over: {name} wins").format(name=players[winner])
+        )
     else:
-        lines.append("game not over")
+        lines.append(_("game not over"))
     return "\n".join(lines)
 
 

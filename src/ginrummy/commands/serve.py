@@ -18,44 +18,48 @@ import ssl
 import sys
 from typing import Any
 
+from ..i18n import _
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this computer only)")
-    p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000; 0 picks a free one)")
+    p.add_argument(
+        "--host", default="127.0.0.1", help=_("address to listen on (default 127.0.0.1: this computer only)")
+    )
+    p.add_argument("--port", type=int, default=8000, help=_("port to listen on (default 8000; 0 picks a free one)"))
     p.add_argument(
         "--computer-delay",
         type=float,
         default=0.6,
         metavar="SECONDS",
-        help="pause before each computer move so people can follow (default 0.6)",
+        help=_("pause before each computer move so people can follow (default 0.6)"),
     )
     p.add_argument(
         "--workers",
         type=int,
         default=None,
         metavar="N",
-        help="processes for the computer players and hints (default: one fewer than the cores, 1 to 4)",
+        help=_("processes for the computer players and hints (default: one fewer than the cores, 1 to 4)"),
     )
     p.add_argument(
         "--allowed-host",
         action="append",
         default=[],
         metavar="NAME",
-        help="a host name the server is reached by (repeatable), e.g. the name of this computer or of a proxy",
+        help=_("a host name the server is reached by (repeatable), e.g. the name of this computer or of a proxy"),
     )
-    p.add_argument("--certfile", metavar="PEM", help="serve HTTPS with this certificate (with --keyfile)")
-    p.add_argument("--keyfile", metavar="PEM", help="the certificate's private key")
+    p.add_argument("--certfile", metavar="PEM", help=_("serve HTTPS with this certificate (with --keyfile)"))
+    p.add_argument("--keyfile", metavar="PEM", help=_("the certificate's private key"))
     p.add_argument(
         "--behind-proxy",
         action="store_true",
-        help="a reverse proxy on this computer forwards the visitors (see docs/web.md): nobody is the owner",
+        help=_("a reverse proxy on this computer forwards the visitors (see docs/web.md): nobody is the owner"),
     )
     p.add_argument(
         "--replace-after",
         type=float,
         default=120.0,
         metavar="SECONDS",
-        help="how long a friend may be away before the table's creator may give the seat away (default 120)",
+        help=_("how long a friend may be away before the table's creator may give the seat away (default 120)"),
     )
     p.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
     # tests: every deal follows from this seed (deals become predictable: never for real games)
@@ -137,29 +141,37 @@ def run(args: argparse.Namespace) -> int:
     from ..web import create_app
 
     if not 0 <= args.port <= 65535:
-        print(f"ginrummy serve: --port must be from 0 to 65535, got {args.port}", file=sys.stderr)
+        print(
+            "ginrummy serve: " + _("--port must be from 0 to 65535, got {port}").format(port=args.port), file=sys.stderr
+        )
         return 2
     if args.computer_delay < 0 or args.computer_delay > 10:
-        print("ginrummy serve: --computer-delay must be from 0 to 10 seconds", file=sys.stderr)
+        print("ginrummy serve: " + _("--computer-delay must be from 0 to 10 seconds"), file=sys.stderr)
         return 2
     workers = args.workers if args.workers is not None else max(1, min(4, (os.cpu_count() or 2) - 1))
     if not 0 <= workers <= 32:
-        print("ginrummy serve: --workers must be from 0 to 32", file=sys.stderr)
+        print("ginrummy serve: " + _("--workers must be from 0 to 32"), file=sys.stderr)
         return 2
     if bool(args.certfile) != bool(args.keyfile):
-        print("ginrummy serve: HTTPS needs both --certfile and --keyfile", file=sys.stderr)
+        print("ginrummy serve: " + _("HTTPS needs both --certfile and --keyfile"), file=sys.stderr)
         return 2
     for path in (args.certfile, args.keyfile):
         if path and not os.path.isfile(path):
-            print(f"ginrummy serve: no such file: {path}", file=sys.stderr)
+            print("ginrummy serve: " + _("no such file: {path}").format(path=path), file=sys.stderr)
             return 2
     if not 0 <= args.replace_after <= 86400:
-        print("ginrummy serve: --replace-after must be from 0 to 86400 seconds", file=sys.stderr)
+        print("ginrummy serve: " + _("--replace-after must be from 0 to 86400 seconds"), file=sys.stderr)
         return 2
     try:
         sock = _bind(args.host, args.port)
     except OSError as exc:
-        print(f"ginrummy serve: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        print(
+            "ginrummy serve: "
+            + _("cannot listen on {address}: {error}").format(
+                address=f"{args.host}:{args.port}", error=exc.strerror or exc
+            ),
+            file=sys.stderr,
+        )
         return 1
     bound_host, bound_port = sock.getsockname()[:2]
     wildcard = bound_host in ("0.0.0.0", "::")
@@ -179,13 +191,21 @@ def run(args: argparse.Namespace) -> int:
         sock.close()
         print(f"ginrummy serve: {exc}", file=sys.stderr)
         return 1
-    print(f"ginrummy: serving the browser app at {base}/  (Ctrl-C to stop)", flush=True)
+    print("ginrummy: " + _("serving the browser app at {url}  (Ctrl-C to stop)").format(url=f"{base}/"), flush=True)
     if wildcard:
         here = f"{scheme}://127.0.0.1:{bound_port}/"
-        there = f"{base}/" if lan is not None else f"{scheme}://<this computer's address>:{bound_port}/"
-        print(f"ginrummy: friends on your network open {there} ; on this computer {here}", flush=True)
+        address = _("<this computer's address>")
+        there = f"{base}/" if lan is not None else f"{scheme}://{address}:{bound_port}/"
+        print(
+            "ginrummy: "
+            + _("friends on your network open {there} ; on this computer {here}").format(there=there, here=here),
+            flush=True,
+        )
     elif not _is_local(args.host):
-        print(f"ginrummy: listening on {args.host}: other computers open {base}/", flush=True)
+        print(
+            "ginrummy: " + _("listening on {host}: other computers open {url}").format(host=args.host, url=f"{base}/"),
+            flush=True,
+        )
     config = uvicorn.Config(
         app,
         log_level=args.log_level,
@@ -205,7 +225,7 @@ def run(args: argparse.Namespace) -> int:
         config.load()  # reads the certificate now, so that a bad one is one clear line
     except (OSError, ssl.SSLError) as exc:
         sock.close()
-        print(f"ginrummy serve: cannot use the certificate: {exc}", file=sys.stderr)
+        print("ginrummy serve: " + _("cannot use the certificate: {error}").format(error=exc), file=sys.stderr)
         return 1
     server = uvicorn.Server(config)
     try:

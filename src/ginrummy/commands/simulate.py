@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GinRummyError
+from ..i18n import _
 from ..variants import find_variant, variant_names
 
 if TYPE_CHECKING:
@@ -29,33 +30,35 @@ if TYPE_CHECKING:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", default="classic", help=", ".join(variant_names()))
+    p.add_argument("--variant", default="classic", help=_(", ").join(variant_names()))
     p.add_argument(
         "--agents",
         default=None,
-        help="comma-separated agents, one a seat (solitaires: one or more, each plays every deal); "
-        "options as name:key=value, e.g. planner:rollouts=32 (default: greedy for every seat)",
+        help=_(
+            "comma-separated agents, one a seat (solitaires: one or more, each plays every deal); "
+            "options as name:key=value, e.g. planner:rollouts=32 (default: greedy for every seat)"
+        ),
     )
-    p.add_argument("--hands", type=int, default=1000, help="number of deals (default 1000)")
-    p.add_argument("--workers", type=int, default=None, help="worker processes (default: every core)")
-    p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-    p.add_argument("--options", default="", help="rule options as key=value,... (e.g. scoring=none)")
+    p.add_argument("--hands", type=int, default=1000, help=_("number of deals (default 1000)"))
+    p.add_argument("--workers", type=int, default=None, help=_("worker processes (default: every core)"))
+    p.add_argument("--seed", type=int, default=0, help=_("master seed (default 0)"))
+    p.add_argument("--options", default="", help=_("rule options as key=value,... (e.g. scoring=none)"))
     p.add_argument(
         "--exact",
         action="store_true",
-        help="solitaires: score each deal by its exact expectation over the joker's place",
+        help=_("solitaires: score each deal by its exact expectation over the joker's place"),
     )
     p.add_argument(
         "--games",
         action="store_true",
-        help="play whole games to the target (--hands is then the number of games)",
+        help=_("play whole games to the target (--hands is then the number of games)"),
     )
-    p.add_argument("--backend", choices=("process", "ray"), default="process", help="process pool or Ray")
-    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument("--backend", choices=("process", "ray"), default="process", help=_("process pool or Ray"))
+    p.add_argument("--json", action="store_true", help=_("print the results as JSON"))
     p.add_argument(
-        "--records", metavar="FILE", help="write every game played as a record (RECORD.md), one JSON line each"
+        "--records", metavar="FILE", help=_("write every game played as a record (RECORD.md), one JSON line each")
     )
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--no-progress", action="store_true", help=_("no progress bar"))
 
 
 def parse_options(text: str) -> dict[str, Any]:
@@ -67,7 +70,7 @@ def parse_options(text: str) -> dict[str, Any]:
             continue
         key, eq, value = part.partition("=")
         if not eq or not key.strip():
-            raise GinRummyError(f"option {part!r} must look like key=value")
+            raise GinRummyError(_("option {option} must look like key=value").format(option=repr(part)))
         out[key.strip()] = value.strip()
     return out
 
@@ -123,8 +126,11 @@ def run(args: argparse.Namespace) -> int:
 
     if args.backend == "ray" and not have_ray():
         print(
-            "ginrummy simulate: the Ray backend needs Ray, which is not installed; "
-            "install it with: pip install 'ginrummy[ray]' (or use the default --backend process)",
+            "ginrummy simulate: "
+            + _(
+                "the Ray backend needs Ray, which is not installed; "
+                "install it with: pip install 'ginrummy[ray]' (or use the default --backend process)"
+            ),
             file=sys.stderr,
         )
         return 2
@@ -135,7 +141,11 @@ def run(args: argparse.Namespace) -> int:
             agents = tuple(a.strip() for a in args.agents.split(",") if a.strip())
             for agent in agents:
                 if any(part.partition("=")[0].strip() == "seed" for part in agent.split(":")[1:]):
-                    raise GinRummyError(f"agent {agent!r}: the agents' seeds come from --seed, not an agent option")
+                    raise GinRummyError(
+                        _("agent {agent}: the agents' seeds come from --seed, not an agent option").format(
+                            agent=repr(agent)
+                        )
+                    )
         else:
             agents = ("greedy",) * (1 if facts.solo else facts.seats)
         job = SimJob(
@@ -153,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"ginrummy simulate: {exc}", file=sys.stderr)
         return 2
     if args.workers is not None and args.workers < 1:
-        print("ginrummy simulate: --workers must be at least 1", file=sys.stderr)
+        print("ginrummy simulate: " + _("--workers must be at least 1"), file=sys.stderr)
         return 2
     workers = worker_count(args.workers, job.hands, args.backend)
     records: RecordsFile | None = None
@@ -162,7 +172,9 @@ def run(args: argparse.Namespace) -> int:
             records = RecordsFile(args.records)
         except OSError as exc:
             print(
-                f"ginrummy simulate: cannot write the records to {args.records}: {exc.strerror or exc}", file=sys.stderr
+                "ginrummy simulate: "
+                + _("cannot write the records to {path}: {error}").format(path=args.records, error=exc.strerror or exc),
+                file=sys.stderr,
             )
             return 2
     progress: Progress | None = None
@@ -182,7 +194,9 @@ def run(args: argparse.Namespace) -> int:
             records.write(o.record for o in result.outcomes if o.record is not None)
         except OSError as exc:
             print(
-                f"ginrummy simulate: cannot write the records to {args.records}: {exc.strerror or exc}", file=sys.stderr
+                "ginrummy simulate: "
+                + _("cannot write the records to {path}: {error}").format(path=args.records, error=exc.strerror or exc),
+                file=sys.stderr,
             )
             return 2
     if args.json:

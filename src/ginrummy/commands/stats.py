@@ -12,14 +12,15 @@ import sys
 from typing import Any
 
 from ..errors import StoreError
+from ..i18n import _, ngettext
 from ..variants import variant_names
 
 BARS = "▁▂▃▄▅▆▇█"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", choices=variant_names(), help="only this variant")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--variant", choices=variant_names(), help=_("only this variant"))
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
 
 
 def sparkline(values: list[float], width: int = 40) -> str:
@@ -35,23 +36,40 @@ def sparkline(values: list[float], width: int = 40) -> str:
 
 def format_stats(stats: dict[str, dict[str, Any]]) -> str:
     if not stats:
-        return "No finished games yet."
+        return _("No finished games yet.")
     lines = []
     for variant in [v for v in variant_names() if v in stats]:
         st = stats[variant]
         lines.append(f"{variant}")
-        lines.append(f"  games {st['games']}, wins {st['wins']} ({st['win_rate']:.0%}), hands {st['hands']}")
         lines.append(
-            f"  points per hand {st['points_per_hand']:+.2f} (yours minus the opponents'), "
-            f"scored per hand {st['scored_per_hand']:.2f}"
+            "  "
+            + _("games {games}, wins {wins} ({rate}), hands {hands}").format(
+                games=st["games"], wins=st["wins"], rate=f"{st['win_rate']:.0%}", hands=st["hands"]
+            )
+        )
+        lines.append(
+            "  "
+            + _("points per hand {points} (yours minus the opponents'), scored per hand {scored}").format(
+                points=f"{st['points_per_hand']:+.2f}", scored=f"{st['scored_per_hand']:.2f}"
+            )
         )
         ra = st["running_average"]
         if ra:
-            lines.append(f"  running average {sparkline(ra)} from {ra[0]:+.2f} to {ra[-1]:+.2f}")
-        if st.get("accuracy") is not None:
             lines.append(
-                f"  accuracy {st['accuracy']:.0%} over {len(st['accuracy_history'])} analysed games "
-                f"{sparkline(st['accuracy_history'])}"
+                "  "
+                + _("running average {chart} from {first} to {last}").format(
+                    chart=sparkline(ra), first=f"{ra[0]:+.2f}", last=f"{ra[-1]:+.2f}"
+                )
+            )
+        if st.get("accuracy") is not None:
+            n = len(st["accuracy_history"])
+            lines.append(
+                "  "
+                + ngettext(
+                    "accuracy {accuracy} over {n} analysed game {chart}",
+                    "accuracy {accuracy} over {n} analysed games {chart}",
+                    n,
+                ).format(accuracy=f"{st['accuracy']:.0%}", n=n, chart=sparkline(st["accuracy_history"]))
             )
     return "\n".join(lines)
 

@@ -17,18 +17,21 @@ import sys
 from typing import Any
 
 from ..errors import RecordError
+from ..i18n import N_, _, ngettext
 from . import error, printable
 
-WHAT = "each seed matches its commitment, deals the deck played, and the play replays"
+WHAT = N_("each seed matches its commitment, deals the deck played, and the play replays")  # in English in --json
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "record",
         metavar="RECORD",
-        help="a game record (JSON; a list of records or JSON lines as ginrummy export writes), or - for standard input",
+        help=_(
+            "a game record (JSON; a list of records or JSON lines as ginrummy export writes), or - for standard input"
+        ),
     )
-    p.add_argument("--json", action="store_true", help="print the verdicts as JSON (a list for several records)")
+    p.add_argument("--json", action="store_true", help=_("print the verdicts as JSON (a list for several records)"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,19 +59,29 @@ def run(args: argparse.Namespace) -> int:
         return 0 if ok else 1
     lines: list[str] = []
     for r, checks in enumerate(verdicts, 1):
-        prefix = f"record {r}, " if len(verdicts) > 1 else ""
+        several = len(verdicts) > 1
         for c in checks:
-            lines.append(f"{prefix}hand {c.hand}: {'ok' if c.ok else 'FAILED'} - {c.message}")
+            if c.ok:
+                msg = _("record {record}, hand {hand}: ok - {message}") if several else _("hand {hand}: ok - {message}")
+            else:
+                msg = (
+                    _("record {record}, hand {hand}: FAILED - {message}")
+                    if several
+                    else _("hand {hand}: FAILED - {message}")
+                )
+            lines.append(msg.format(record=r, hand=c.hand, message=c.message))
         bad = [c.hand for c in checks if not c.ok]
         n = len(checks)
-        head = f"record {r}: " if len(verdicts) > 1 else ""
         if not checks:
-            lines.append(f"{head}no hands to verify")
+            text = _("no hands to verify")
         elif not bad:
-            lines.append(f"{head}all {n} hand{'' if n == 1 else 's'} verify: {WHAT}")
+            text = ngettext("all {n} hand verify: {what}", "all {n} hands verify: {what}", n).format(n=n, what=_(WHAT))
         else:
-            which = f"hand{'' if len(bad) == 1 else 's'} " + ", ".join(str(h) for h in bad)
-            lines.append(f"{head}{len(bad)} of {n} hand{'' if n == 1 else 's'} do not verify: {which}")
+            which = ngettext("hand {hands}", "hands {hands}", len(bad)).format(hands=", ".join(str(h) for h in bad))
+            text = ngettext(
+                "{bad} of {n} hand do not verify: {which}", "{bad} of {n} hands do not verify: {which}", n
+            ).format(bad=len(bad), n=n, which=which)
+        lines.append(_("record {record}: {text}").format(record=r, text=text) if several else text)
     print(printable("\n".join(lines)))
     return 0 if ok else 1
 
