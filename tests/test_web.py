@@ -651,7 +651,16 @@ def test_three_table_sitter_suggests_and_captain_decides(client: TestClient) -> 
 def test_three_table_with_a_computer_sitter(client: TestClient) -> None:
     with connect(client) as w0, connect(client) as w1:
         a, b = Client(w0), Client(w1)
-        ja = a.join_reply({"type": "create_table", "variant": "three", "seats": ["person", "greedy"], "hints": True})
+        # the seating given in the options (no cut): seat 1 captains, the computer sits
+        ja = a.join_reply(
+            {
+                "type": "create_table",
+                "variant": "three",
+                "seats": ["person", "greedy"],
+                "hints": True,
+                "options": {"first_box": 0, "first_captain": 1},
+            }
+        )
         b.join_reply({"type": "join", "invite": ja["invite"]})
         a.request({"type": "deal"})
         b.request({"type": "deal"})

@@ -166,6 +166,8 @@ class Auditor:
         st = session.state
         self.checked += 1
         allowed = may_know(st, seat)
+        if getattr(table, "cut", None) is not None and not st.logs:  # the cut for the first deal is face up: public
+            allowed |= {str(c) for r in table.cut.rounds for _, c in r}
         named = set()
         cards_in(msg, named)
         self.cards_seen += len(named)

@@ -27,9 +27,10 @@ from .actions import Action
 from .agents import Agent, make_agent
 from .agents.advisor import Advice, advise
 from .cards import Card
-from .engine import State
+from .engine import Cut, State
 from .errors import GinRummyError, IllegalAction
 from .fair import commitment, fresh_commitment
+from .melds import Arrangement
 from .options import Options
 from .variants import find_variant, variant_names
 
@@ -136,6 +137,17 @@ class Session:
             self._changed()  # the commitment is shown now: save its seed before anyone sees it
         return self._pending[1]
 
+    def cut(self) -> Cut:
+        """Cut for the first deal (rule 1.2) or for three's roles (rule 2.1, ``cut_ties``), before
+        the first hand; the cards come from the session's ``deal_seed`` (tests) or a fresh secret
+        seed.  The result is kept in the options, so the record says who dealt first."""
+        seed = None
+        if self.deal_seed is not None:
+            seed = int.from_bytes(hashlib.sha256(f"ginrummy-session-cut:{self.deal_seed}".encode()).digest(), "big")
+        result = self.state.cut(seed=seed)
+        self._changed()
+        return result
+
     def start_hand(self) -> None:
         """Deal the next hand from the committed seed."""
         if not self.state.needs_deal:
@@ -234,6 +246,14 @@ class Session:
                 break
             done.append(step)
         return done
+
+    def arrangements(self, seat: int, action: Action | str) -> list[Arrangement]:
+        """Rule 0.8 (``knocker_arrangement=choose``): the melds ``seat``, to act, may declare with
+        the knock or gin ``action`` (named without melds), least deadwood first; the person picks
+        one and plays it as ``knock 7h | 3h4h5h KcKdKs``."""
+        if self.state.current_player != seat:
+            raise IllegalAction(f"it is not seat {seat}'s turn")
+        return self.state.declarable_arrangements(action)
 
     # -- the move log ---------------------------------------------------------------------------
     def moves(self, hand: int | None = None) -> list[MoveEvent]:

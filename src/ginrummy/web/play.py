@@ -55,24 +55,39 @@ class TablePlay:
                 raise ProtocolError("not_your_turn", "the hand is over: press Deal for the next one")
             if s.to_act != seat:
                 raise ProtocolError("not_your_turn", "it is not your turn")
-            legal = {str(a) for a in s.state.legal_actions()}
-            base = str(Action(action.kind, action.card)) if action.melds is not None else str(action)
-            if base not in legal:
-                listed = ", ".join(sorted(legal))
-                if action.kind == "layoff":
-                    why = "layoffs are made for you when the hand ends"
-                elif action.card is not None and action.card not in s.state.hand(seat):
-                    why = f"you can only {action.kind} a card you hold"  # the card is not echoed back
-                else:
-                    why = f"{base} is not legal now"
-                raise ProtocolError("illegal_action", f"{why}; legal: {listed}")
-            try:
+            if not s.is_human(seat):
+                raise ProtocolError("not_your_turn", "a computer player plays this seat: you are watching")
+            if action.card is not None and action.card not in s.state.hand(seat):
+                # the session's refusal would name the card: a card the seat does not hold is not echoed
+                raise ProtocolError("illegal_action", f"you can only {action.kind} a card you hold")
+            try:  # the session checks the action (the engine's rules, rule 0.7's knock with no deadwood...)
                 s.act(seat, action)
             except IllegalAction as exc:
                 raise ProtocolError("illegal_action", str(exc)) from None
             table.suggestion = None
             self._changed(table, conn, seq)
             self._maybe_analyse(table)
+
+    async def arrangements(self, table: Table, seat: int, text: str) -> dict[str, Any]:
+        """Rule 0.8 (``knocker_arrangement=choose``): the melds ``seat`` may spread with the knock
+        or gin ``text``, each as the action that declares them (least deadwood first)."""
+        async with table.lock:
+            s = table.session
+            try:
+                action = Action.parse(text)
+            except GinRummyError as exc:
+                raise ProtocolError("bad_action", str(exc)) from None
+            if not s.is_human(seat):
+                raise ProtocolError("not_your_turn", "a computer player plays this seat: you are watching")
+            try:
+                found = s.arrangements(seat, action)
+            except IllegalAction as exc:
+                raise ProtocolError("illegal_action", str(exc)) from None
+        return {
+            "type": "arrangements",
+            "action": str(action),
+            "choices": [{"action": str(Action(action.kind, action.card, a.melds)), **a.to_json()} for a in found[:40]],
+        }
 
     async def deal(self, table: Table, seat: int, conn: Client, seq: int | None) -> None:
         """``seat`` is ready for the next hand; deal it once every person is ready."""
@@ -156,13 +171,13 @@ class TablePlay:
     ) -> None:
         """Three: the sitter suggests an action to the captain, who alone decides (rule 2.2)."""
         async with table.lock:
-            roles = table.roles()
+            roles = table.session.roles()
             st = table.session.state
             if roles is None or st.is_hand_over:
                 raise ProtocolError("not_allowed", "suggestions are for the sitter in three-player gin, during a hand")
-            if seat != roles["sitter"]:
+            if seat != roles.sitter:
                 raise ProtocolError("not_allowed", "only the sitter makes suggestions; the captain decides")
-            if st.current_player != roles["captain"]:
+            if st.current_player != roles.captain:
                 raise ProtocolError("not_allowed", "the captain is not to act")
             try:
                 action = str(Action.parse(text))
@@ -190,11 +205,11 @@ class TablePlay:
 
     def _wants_auto_suggestion(self, table: Table) -> bool:
         """Three: a computer sitter suggests once per position when a person captains (and hints are on)."""
-        roles = table.roles()
+        roles = table.session.roles()
         if roles is None or table.suggestion is not None or table.session.state.is_hand_over:
             return False
         s = table.session
-        sitter, captain = roles["sitter"], roles["captain"]
+        sitter, captain = roles.sitter, roles.captain
         if not (s.to_act == captain and s.is_human(captain) and not s.is_human(sitter) and table.hints):
             return False
         return table.suggested_at != _position(table)
@@ -227,9 +242,9 @@ class TablePlay:
                         continue
                     inputs = None
                     if self._wants_auto_suggestion(table):
-                        roles = table.roles()
+                        roles = table.session.roles()
                         assert roles is not None
-                        sitter, position = roles["sitter"], _position(table)
+                        sitter, position = roles.sitter, _position(table)
                         table.suggested_at = position  # once per position, even if the advisor fails
                         with contextlib.suppress(GinRummyError):
                             inputs = hint_inputs(s, sitter)

@@ -218,6 +218,8 @@ SCHEMAS: dict[str, dict[str, Field]] = {
     # take up a game saved by the terminal app (only from this computer)
     "resume": {"game": Field(_string(64, _ID, "a game id"), True)},
     "act": {"action": Field(_text(80), True)},
+    # knocker_arrangement=choose: the melds that may be spread with a knock or gin ("knock 7h")
+    "arrangements": {"action": Field(_text(80), True)},
     "deal": {},  # ready for the next hand; it is dealt when every person is ready
     "hint": {},
     "suggest": {"action": Field(_text(80), True), "text": Field(_text(200))},

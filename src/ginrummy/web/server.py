@@ -54,7 +54,7 @@ from .protocol import (
 from .quotas import ClientQuotas, Quotas
 from .rulebook import variant_rules
 from .table import Table, default_opponent
-from .tables import TableManager
+from .tables import CUT_OPTIONS, TableManager
 
 __all__ = ["STATIC_DIR", "Quotas", "create_app"]
 
@@ -139,6 +139,7 @@ def create_app(
                         "choice_labels": [option_label(c) for c in choices],
                     }
                     for n, d, doc, choices in option_help(v)
+                    if n not in CUT_OPTIONS  # the cut before the first deal decides these
                 ],
                 "agents": [] if variant.solo else available_agents(v),
                 "default_agent": default_opponent(v),
@@ -361,6 +362,9 @@ def create_app(
         table, seat = conn.table, conn.seat
         if kind == "act":
             await manager.act(table, seat, msg["action"], conn, seq)
+        elif kind == "arrangements":
+            choices = await manager.arrangements(table, seat, msg["action"])
+            conn.send({**choices, **({"seq": seq} if seq is not None else {})})
         elif kind == "deal":
             await manager.deal(table, seat, conn, seq)
         elif kind == "hint":

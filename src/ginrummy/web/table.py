@@ -12,8 +12,9 @@ import time
 from typing import Any, Protocol
 
 from ..agents import available_agents
+from ..engine import Cut
 from ..session import HUMAN, Session
-from ..variants import find_variant, solo_variants
+from ..variants import solo_variants
 from .protocol import variant_facts
 
 __all__ = ["JOKER_SEAT", "Client", "Table", "default_opponent"]
@@ -82,6 +83,7 @@ class Table:
         self.last_seen = time.monotonic()
         self.analysis: dict[str, Any] | None = None  # a finished solitaire's analysis, once worked out
         self.analysing: asyncio.Task[None] | None = None
+        self.cut: Cut | None = None  # the cut for the first deal (kept in memory until the deal)
 
     # -- who sits where ---------------------------------------------------------------------------
     @property
@@ -127,14 +129,6 @@ class Table:
                 out.append(seat)
         return out
 
-    def roles(self) -> dict[str, int] | None:
-        """Box, captain and sitter of the hand in play (three only)."""
-        st = self.session.state
-        if not find_variant(st.variant).roles or not st.logs:
-            return None
-        box, captain = st.hand_dealer, st.hand_nondealer
-        return {"box": box, "captain": captain, "sitter": 3 - box - captain}
-
     # -- what a seat is told ----------------------------------------------------------------------
     def public(self, seat: int) -> dict[str, Any]:
         """The table's facts for ``seat``: seats, presence, the score sheet, the invitation, and the
@@ -162,8 +156,19 @@ class Table:
             "waiting_for": self.open_seats(),
             "facts": variant_facts(st.variant),
         }
-        roles = self.roles()
-        if self.suggestion is not None and roles is not None and seat in (roles["captain"], roles["sitter"]):
+        roles = self.session.roles()
+        info["roles"] = None if roles is None else roles._asdict()  # three: box, captain, sitter
+        info["defender"] = self.session.defender()  # who defended the knock or gin that ended the hand
+        info["target"] = self.session.game_target
+        info["choose_melds"] = getattr(st.options, "knocker_arrangement", "auto") == "choose"
+        if self.cut is not None and not st.logs:  # the cut for the first deal, shown until it is dealt
+            info["cut"] = {
+                "rounds": [[[s, str(c)] for s, c in r] for r in self.cut.rounds],
+                "order": list(self.cut.order),
+                "dealer": self.cut.dealer,
+                "roles": None if self.cut.roles is None else list(self.cut.roles),
+            }
+        if self.suggestion is not None and roles is not None and seat in (roles.captain, roles.sitter):
             info["suggestion"] = self.suggestion
         if self.failure:
             info["failure"] = self.failure

@@ -17,12 +17,13 @@ import time
 from typing import Any
 
 from ..agents import available_agents
+from ..engine import Cut
 from ..errors import GinRummyError, StoreError
 from ..names import BadName, distinct_name, safe_display_name
 from ..record import replay
 from ..session import HUMAN, Session
 from ..store import GameInUse, Store, new_game_id
-from ..variants import seats_of, solo_variants, variant_names
+from ..variants import find_variant, seats_of, solo_variants, variant_names
 from ..words import default_players
 from .play import TablePlay
 from .protocol import TABLE_VARIANTS, ProtocolError
@@ -33,6 +34,7 @@ __all__ = ["Quotas", "TableManager"]
 
 log = logging.getLogger("ginrummy.web")
 SOLO = solo_variants()
+CUT_OPTIONS = frozenset({"first_dealer", "first_box", "first_captain"})  # what the cut decides
 
 
 class TableManager(TablePlay):
@@ -93,6 +95,14 @@ class TableManager(TablePlay):
         except GinRummyError as exc:
             raise ProtocolError("bad_options", str(exc)) from None
 
+    @staticmethod
+    def _cut(session: Session, options: dict[str, Any] | None) -> Cut | None:
+        """The cut for the first deal (rule 1.2) or for three's roles (rule 2.1), unless the game has
+        no cut (the solitaires) or its options already say who deals first."""
+        if find_variant(session.state.variant).solo or CUT_OPTIONS & set(options or {}):
+            return None
+        return session.cut()
+
     async def create_solo(
         self, variant: str, options: dict[str, Any] | None, opponent: str | None, name: str | None
     ) -> tuple[Table, int, str]:
@@ -114,7 +124,7 @@ class TableManager(TablePlay):
         except BadName as exc:
             raise ProtocolError("name_taken", str(exc)) from None
         session = self._new_session(variant, options, seats, [you, *names])
-        return await self._register(session, kind="solo", hints=True)
+        return await self._register(session, kind="solo", hints=True, cut=self._cut(session, options))
 
     async def create_table(
         self, variant: str, others: list[str], options: dict[str, Any] | None, hints: bool, name: str | None
@@ -144,7 +154,7 @@ class TableManager(TablePlay):
         except BadName as exc:
             raise ProtocolError("name_taken", str(exc)) from None
         session = self._new_session(variant, options, seats, names)
-        return await self._register(session, kind="table", hints=hints)
+        return await self._register(session, kind="table", hints=hints, cut=self._cut(session, options))
 
     def _check_agent(self, variant: str, agent: str | None) -> None:
         agents = available_agents(variant)
@@ -154,7 +164,9 @@ class TableManager(TablePlay):
                 f"no computer player {agent!r} for {variant}; choose one of {', '.join(agents) or '(none installed)'}",
             )
 
-    async def _register(self, session: Session, *, kind: str, hints: bool) -> tuple[Table, int, str]:
+    async def _register(
+        self, session: Session, *, kind: str, hints: bool, cut: Cut | None = None
+    ) -> tuple[Table, int, str]:
         self._make_room()
         game_id = new_game_id()
         while game_id in self.tables:
@@ -167,6 +179,7 @@ class TableManager(TablePlay):
                 if seat != 0 and seat_kind == HUMAN:
                     invites[seat] = self.book.issue_invite(game_id, seat)
         table = Table(game_id, session, kind=kind, hints=hints, claimed={0}, invites=invites)
+        table.cut = cut
         table.replace_after = self.replace_after
         self.tables[game_id] = table
         self.saver.mark(table, urgent=True)

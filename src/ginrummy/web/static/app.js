@@ -31,6 +31,7 @@
     prevHand: [],
     selected: null,
     sitterPick: null,
+    arrangements: null, // knocker_arrangement=choose: the melds offered for the knock or gin chosen
     hint: null,
     info: null,
     view: null,
@@ -308,7 +309,14 @@
     if (S.open && S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify(msg));
     else S.queue.push(msg);
   }
+  /** Play an action.  With knocker_arrangement=choose, a knock or gin first asks the server which
+   * melds may be spread with it, and the player chooses (see renderArrangements). */
   function act(action) {
+    if (S.table && S.table.choose_melds && /^(knock|gin)( |$)/.test(action) && !action.includes("|")) {
+      send({ type: "arrangements", action });
+      return;
+    }
+    S.arrangements = null;
     send({ type: "act", action });
   }
 
@@ -341,6 +349,13 @@
       case "hint":
         S.hint = msg;
         renderHint();
+        break;
+      case "arrangements":
+        if (msg.choices.length === 1) act(msg.choices[0].action); // nothing to choose
+        else {
+          S.arrangements = msg;
+          if (S.view === "game") renderGame();
+        }
         break;
       case "error":
         if (msg.code === "bad_token" || msg.code === "unknown_game" || msg.code === "seat_reissued") {
@@ -376,6 +391,7 @@
     g.dataset.hand = String(o.hand_number);
     g.dataset.gameOver = String(!!o.game_over);
     if (!(o.hand || []).includes(S.selected)) S.selected = null;
+    S.arrangements = null;
     if (!o.to_act || (before && before.phase !== o.phase)) S.hint = null;
     if (S.view === "game") renderGame(true);
     else if (!S.away) show("game"); // navigation stays where the player put it
@@ -444,8 +460,9 @@
     renderHint();
   }
 
+  /** Three: the box, captain and sitter of the hand, as the server's session says (null otherwise). */
   function roles() {
-    return S.obs && S.obs.roles ? S.obs.roles : null;
+    return (S.table && S.table.roles) || null;
   }
 
   // ---------------------------------------------------------------- animations
@@ -669,13 +686,14 @@
     if (!res || (o.phase !== "deal" && o.phase !== "over") || res.knocker === null || res.knocker === undefined) return null;
     const out = {};
     out[res.knocker] = { melds: res.knocker_melds || [], laid: [], deadwood: res.knocker_unmatched || [] };
-    const d = defenderSeat(res);
+    const d = defenderSeat();
     if (d !== undefined) out[d] = { melds: res.defender_melds || [], laid: res.laid_off || [], deadwood: res.defender_unmatched || [] };
     return out;
   }
-  function defenderSeat(res) {
-    if (isSolo()) return undefined;
-    return [0, 1, 2].find((i) => i !== res.knocker && res.deadwood[i] !== undefined && activeSeat(i));
+  /** The seat that defended the knock or gin that ended the hand, from the server's session. */
+  function defenderSeat() {
+    const d = S.table && S.table.defender;
+    return d === null || d === undefined ? undefined : d;
   }
 
   function legal() {
@@ -966,6 +984,7 @@
     const L = legal();
     const btn = (action, cls, id) =>
       el("button", { type: "button", class: cls || "", id: id || null, "data-action": action, onclick: () => act(action) }, actionLabel(action));
+    if (S.arrangements && o.to_act) return renderArrangements(box);
     if (o.game_over) {
       box.append(el("button", { type: "button", class: "primary", id: "new-game", onclick: () => ((S.away = true), show("lobby")) }, "New game"));
     } else if (o.phase === "deal") {
@@ -1109,12 +1128,37 @@
     box.hidden = false;
   }
 
+  /** knocker_arrangement=choose: the melds the player may spread with the knock or gin chosen. */
+  function renderArrangements(box) {
+    const a = S.arrangements;
+    box.append(el("p", { id: "arrangements-title", class: "arrangements-title" }, `${actionLabel(a.action)}: choose the melds to spread`));
+    a.choices.forEach((c, k) => {
+      box.append(
+        el(
+          "button",
+          { type: "button", class: "arrangement", id: `arrangement-${k}`, "data-action": c.action, onclick: () => act(c.action) },
+          c.melds.map((m) => el("span", { class: "group" }, m.map((card) => mini(card)))),
+          c.unmatched.length ? el("span", { class: "group dead" }, "deadwood: ", minis(c.unmatched)) : null,
+          ` (deadwood ${c.deadwood})`,
+        ),
+      );
+    });
+    box.append(
+      el("button", { type: "button", id: "arrangement-cancel", onclick: () => ((S.arrangements = null), renderGame()) }, "Cancel"),
+    );
+  }
+
   function renderResult() {
     const box = $("result");
     const o = S.obs;
     const res = o.result;
+    if (!res && o.phase === "deal" && S.table && S.table.cut) {
+      fill(box, renderCut(S.table.cut));
+      box.hidden = false;
+      return;
+    }
     if (!res || (o.phase !== "deal" && o.phase !== "over")) {
-      box.hidden = true;
+      clear(box).hidden = true;
       return;
     }
     clear(box);
@@ -1132,7 +1176,7 @@
       const kn = isSolo() ? "You" : name(res.knocker);
       box.append(spread(`${kn}: melds`, res.knocker_melds, res.knocker_unmatched, []));
       if (!isSolo()) {
-        const defender = defenderSeat(res);
+        const defender = defenderSeat();
         const dn = defender === undefined ? "Defender" : name(defender);
         box.append(spread(`${dn}: melds`, res.defender_melds, res.defender_unmatched, res.laid_off));
         if ((res.laid_off || []).length) {
@@ -1188,10 +1232,27 @@
     }
     box.hidden = false;
   }
-  function activeSeat(i) {
-    const r = roles();
-    if (!r) return true;
-    return i === r.box || i === r.captain;
+  /** The cut for the first deal (rule 1.2: the lower card deals) or for three's roles (rule 2.1:
+   * the highest card takes the box, the next captains, the lowest sits out); ties cut again. */
+  function renderCut(cut) {
+    const sec = el("div", { id: "cut" }, el("h3", { id: "result-title" }, "The cut"));
+    cut.rounds.forEach((round, k) => {
+      sec.append(
+        el(
+          "p",
+          { class: "spread" },
+          el("span", { class: "lbl" }, k ? "Cut again (a tie):" : "Each player cuts:"),
+          ...round.map(([seat, card]) => el("span", { class: "group", "data-seat": String(seat) }, `${name(seat)} `, mini(card))),
+        ),
+      );
+    });
+    if (cut.roles) {
+      const [box, captain, sitter] = cut.roles;
+      sec.append(el("p", { id: "cut-outcome" }, `Highest card: ${name(box)} is in the box; ${name(captain)} captains; ${name(sitter)} sits out the first hand.`));
+    } else {
+      sec.append(el("p", { id: "cut-outcome" }, `The lower card deals: ${cut.dealer === S.seat ? "you deal" : name(cut.dealer) + " deals"} the first hand.`));
+    }
+    return sec;
   }
   function spread(title, melds, unmatched, laid) {
     const row = el("div", { class: "spread" }, el("span", { class: "lbl" }, title));
