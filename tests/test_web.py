@@ -7,6 +7,7 @@ import json
 import os
 import random
 import re
+import sqlite3
 import subprocess
 import sys
 import time
@@ -713,3 +714,61 @@ def test_serve_rejects_a_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
 
     assert main(["serve", "--port", "70000"]) == 2
     assert "--port" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------------------------ undo
+def test_undo_takes_back_your_last_decision_against_the_computer(client: TestClient) -> None:
+    rng = random.Random(3)
+    with connect(client) as ws:
+        c = Client(ws)
+        joined = c.join_reply({"type": "new", "variant": "classic", "name": "Ann"})
+        assert c.table is not None and not c.table["undo"]  # nothing to take back before the deal
+        assert c.request({"type": "undo"})["code"] == "not_allowed"
+        c.request({"type": "deal"})
+        # play until you have discarded once and are to act again
+        discarded = None
+        while True:
+            obs = c.wait_turn()
+            assert obs["phase"] not in ("deal", "over"), "the hand ended before the test's position"
+            if discarded is not None:
+                break
+            action = choose(obs, rng)
+            if action.startswith(("knock", "gin")):
+                action = good_discard(obs, rng)
+            before = sorted(obs["hand"])
+            if action.startswith("discard"):
+                discarded = action
+            c.request({"type": "act", "action": action})
+        assert c.table["undo"] and c.table["takebacks"] == 0
+        # you are to draw: your last decision was the discard, which the undo takes back
+        reply = c.request({"type": "undo"})
+        assert reply["type"] == "state", reply
+        obs = reply["obs"]
+        assert obs["phase"] == "discard" and obs["to_act"]
+        assert sorted(obs["hand"]) == before  # the discarded card is back in the hand
+        assert reply["table"]["takebacks"] == 1
+        assert not any(discarded.split()[1] in line and "You discard" in line for line in reply["log"])
+        # the game is saved with its takebacks
+        c.request({"type": "act", "action": discarded})
+        client.portal.call(client.app.state.manager.saver.flush)
+        db = sqlite3.connect(client.app.state.store.path)
+        try:
+            (saved,) = db.execute("SELECT session FROM games WHERE id = ?", (joined["game"],)).fetchone()
+        finally:
+            db.close()
+        assert json.loads(saved)["takebacks"] == 1
+
+
+def test_no_undo_at_a_table_of_friends(client: TestClient) -> None:
+    with connect(client) as w0, connect(client) as w1:
+        a, b = Client(w0), Client(w1)
+        ja = a.join_reply({"type": "create_table", "variant": "classic", "seats": ["person"]})
+        b.join_reply({"type": "join", "invite": ja["invite"]})
+        a.request({"type": "deal"})
+        b.request({"type": "deal"})
+        obs = a.await_obs(lambda o: o["hand_number"] == 1)
+        c = a if obs["to_act"] else b
+        c.request({"type": "act", "action": "pass"})
+        assert not c.table["undo"]
+        reply = c.request({"type": "undo"})
+        assert reply["type"] == "error" and reply["code"] == "not_allowed" and "never at a table" in reply["message"]

@@ -128,3 +128,36 @@ def test_the_knocker_chooses_the_melds_to_spread(browser: Any, tmp_path: Path) -
     finally:
         p.close()
         server.stop()
+
+
+def test_undo_against_the_computer_on_a_phone(browser: Any, tmp_path: Path) -> None:
+    server, base = serve(tmp_path, seed=1)
+    p = Phone(browser, base, PHONE)
+    rng = random.Random(1)
+    try:
+        p.start("classic")
+        p.deal()
+        assert p.page.locator("#undo").count() == 0  # nothing of yours to take back yet
+        held = None
+        for _ in range(20):
+            phase = p.wait_turn()
+            assert phase not in ("deal", "over")
+            if held is not None:
+                break
+            if phase == "discard":
+                held = sorted(p.hand())
+            p.tap_turn(rng)
+        assert held is not None
+        p.shot("undo-before")
+        before = p.states()
+        p.press("#undo")
+        p.wait_states_after(before)
+        p.page.wait_for_function("() => document.getElementById('view-game').dataset.phase === 'discard'")
+        assert sorted(p.hand()) == held  # back to your previous decision: the discard
+        assert "Takebacks this game: 1" in p.page.inner_text("#takebacks")
+        assert p.fits() == []
+        p.shot("undo-after")
+        assert not p.errors, p.errors
+    finally:
+        p.close()
+        server.stop()

@@ -98,6 +98,7 @@ class Session:
         # drawn, reason).  Moves made before a resume lack it (their public words are the same).
         self._notes: dict[tuple[int, int], tuple[Card | None, Card | None, str | None]] = {}
         self._suggestion: tuple[tuple[int, int], tuple[int, Advice] | None] | None = None
+        self.takebacks = 0  # decisions taken back with undo(): the game is marked as played with takebacks
         self.on_change: Callable[[Session], None] | None = None
         for i, kind in enumerate(self.seats):
             if kind != HUMAN and not self._is_joker(i):
@@ -254,6 +255,41 @@ class Session:
         if self.state.current_player != seat:
             raise IllegalAction(f"it is not seat {seat}'s turn")
         return self.state.declarable_arrangements(action)
+
+    # -- takebacks -----------------------------------------------------------------------------
+    def _undoable(self, seat: int) -> int | None:
+        """Where ``seat``'s last decision of the hand in play is (its index), if it may take it back."""
+        st = self.state
+        if self.seats.count(HUMAN) != 1 or not self.is_human(seat) or not st.logs or st.is_hand_over:
+            return None
+        seats = st.logs[-1].seats
+        return next((i for i in range(len(seats) - 1, -1, -1) if seats[i] == seat), None)
+
+    def can_undo(self, seat: int) -> bool:
+        """May ``seat`` take back a decision now (see :meth:`undo`)?"""
+        return self._undoable(seat) is not None
+
+    def undo(self, seat: int) -> int:
+        """Take back ``seat``'s last decision of the hand in play, with the computer moves made
+        after it, in a game of one person against the computer (never at a table of several
+        people, nor once the hand is over and the cards are shown).  The engine pops its
+        snapshots; nothing is replayed.  The game counts a takeback (:attr:`takebacks`, saved with
+        it).  Returns the number of actions taken back."""
+        at = self._undoable(seat)
+        if at is None:
+            raise IllegalAction(
+                "nothing to take back: undo takes back your decisions of the hand in play, against the computer"
+            )
+        st = self.state
+        n = len(st.logs[-1].actions) - at
+        for _ in range(n):
+            st.undo()
+        hand = st.hand_number
+        self._notes = {k: v for k, v in self._notes.items() if k[0] != hand or k[1] < at}
+        self._suggestion = None
+        self.takebacks += 1
+        self._changed()
+        return n
 
     # -- the move log ---------------------------------------------------------------------------
     def moves(self, hand: int | None = None) -> list[MoveEvent]:
@@ -417,6 +453,7 @@ class Session:
             "seats": list(self.seats),
             "deal_seed": self.deal_seed,
             "pending": None if self._pending is None else [str(self._pending[0]), self._pending[1]],
+            "takebacks": self.takebacks,
             "notes": [
                 [h, i, None if t is None else str(t), None if d is None else str(d), r]
                 for (h, i), (t, d, r) in sorted(self._notes.items())
@@ -430,6 +467,7 @@ class Session:
         self.state = back.state
         self._pending = back._pending
         self._notes = back._notes
+        self.takebacks = back.takebacks
         self._suggestion = None
 
     @classmethod
@@ -440,6 +478,7 @@ class Session:
             raise GinRummyError(f"not a saved game (expected format {SESSION_FORMAT!r})")
         state = replay(data["record"])
         s = cls(state, data["seats"], deal_seed=data.get("deal_seed"))
+        s.takebacks = int(data.get("takebacks") or 0)
         pending = data.get("pending")
         if pending is not None:
             s._pending = (int(pending[0]), str(pending[1]))

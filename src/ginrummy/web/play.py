@@ -68,6 +68,19 @@ class TablePlay:
             self._changed(table, conn, seq)
             self._maybe_analyse(table)
 
+    async def undo(self, table: Table, seat: int, conn: Client, seq: int | None) -> None:
+        """Against the computer: take back ``seat``'s last decision of the hand, with the computer
+        moves after it (:meth:`Session.undo`; the game is marked as played with takebacks)."""
+        async with table.lock:
+            if table.kind != "solo":
+                raise ProtocolError("not_allowed", "undo is for games against the computer, never at a table")
+            try:
+                table.session.undo(seat)
+            except IllegalAction as exc:
+                raise ProtocolError("not_allowed", str(exc)) from None
+            table.suggestion = None
+            self._changed(table, conn, seq, urgent=True)
+
     async def arrangements(self, table: Table, seat: int, text: str) -> dict[str, Any]:
         """Rule 0.8 (``knocker_arrangement=choose``): the melds ``seat`` may spread with the knock
         or gin ``text``, each as the action that declares them (least deadwood first)."""

@@ -362,6 +362,8 @@ def create_app(
         table, seat = conn.table, conn.seat
         if kind == "act":
             await manager.act(table, seat, msg["action"], conn, seq)
+        elif kind == "undo":
+            await manager.undo(table, seat, conn, seq)
         elif kind == "arrangements":
             choices = await manager.arrangements(table, seat, msg["action"])
             conn.send({**choices, **({"seq": seq} if seq is not None else {})})

@@ -160,6 +160,8 @@ class Table:
         info["roles"] = None if roles is None else roles._asdict()  # three: box, captain, sitter
         info["defender"] = self.session.defender()  # who defended the knock or gin that ended the hand
         info["target"] = self.session.game_target
+        info["undo"] = self.kind == "solo" and self.session.can_undo(seat)  # a decision to take back now
+        info["takebacks"] = self.session.takebacks
         info["choose_melds"] = getattr(st.options, "knocker_arrangement", "auto") == "choose"
         if self.cut is not None and not st.logs:  # the cut for the first deal, shown until it is dealt
             info["cut"] = {

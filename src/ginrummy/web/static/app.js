@@ -1034,6 +1034,11 @@
     if (t.hints && !o.game_over && o.phase !== "deal" && (o.to_act || sitterTurn)) {
       box.append(el("button", { type: "button", id: "hint", onclick: () => send({ type: "hint" }) }, "Hint"));
     }
+    if (t.undo) {
+      // against the computer: back to your previous decision (the game is marked as played with takebacks)
+      box.append(el("button", { type: "button", id: "undo", title: "Take back your last decision (U)", onclick: () => send({ type: "undo" }) }, "Undo"));
+    }
+    if (t.takebacks) note.append(el("span", { class: "takebacks", id: "takebacks" }, ` Takebacks this game: ${t.takebacks}.`));
   }
 
   function renderHint() {
@@ -1809,6 +1814,12 @@
         if ($("hint")) {
           ev.preventDefault();
           send({ type: "hint" });
+        }
+        break;
+      case "u":
+        if ($("undo")) {
+          ev.preventDefault();
+          send({ type: "undo" });
         }
         break;
       case "n":
