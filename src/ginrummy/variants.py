@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from .errors import OptionError
+from .i18n import N_
 from .options import GinSolitaireOptions, SolitaireOptions, TableOptions, ThreeOptions, options_for, show
 
 __all__ = ["VARIANTS", "Variant", "find_variant", "seats_of", "solo_variants", "table_variants", "variant_names"]
@@ -37,7 +38,8 @@ class Variant:
     name: str
     """The name used everywhere: options, records, the command line, the web protocol."""
     title: str
-    """A one-line English title for menus and headings."""
+    """A one-line English title for menus and headings (marked for translation: shown through
+    ``words.variant_title``)."""
     short_title: str
     """The title in two or three words, for buttons and tight headings."""
     seats: int
@@ -79,11 +81,11 @@ class Variant:
 
 
 VARIANTS: Final[tuple[Variant, ...]] = (
-    Variant("classic", "Classic Gin Rummy (two players)", "Classic gin", 2, False, True, TableOptions),
+    Variant("classic", N_("Classic Gin Rummy (two players)"), N_("Classic gin"), 2, False, True, TableOptions),
     Variant(
         "oklahoma",
-        "Oklahoma Gin (the upcard sets the knock limit)",
-        "Oklahoma gin",
+        N_("Oklahoma Gin (the upcard sets the knock limit)"),
+        N_("Oklahoma gin"),
         2,
         False,
         False,
@@ -93,8 +95,8 @@ VARIANTS: Final[tuple[Variant, ...]] = (
     ),
     Variant(
         "hollywood",
-        "Hollywood Gin (three games scored at once)",
-        "Hollywood gin",
+        N_("Hollywood Gin (three games scored at once)"),
+        N_("Hollywood gin"),
         2,
         False,
         False,
@@ -105,8 +107,8 @@ VARIANTS: Final[tuple[Variant, ...]] = (
     ),
     Variant(
         "three",
-        "Three-player Gin (box, captain and sitter)",
-        "Three-player gin",
+        N_("Three-player Gin (box, captain and sitter)"),
+        N_("Three-player gin"),
         3,
         False,
         True,
@@ -116,8 +118,8 @@ VARIANTS: Final[tuple[Variant, ...]] = (
     ),
     Variant(
         "solitaire",
-        "Solitaire Gin Rummy against the Joker (Games Magazine)",
-        "Solitaire gin",
+        N_("Solitaire Gin Rummy against the Joker (Games Magazine)"),
+        N_("Solitaire gin"),
         2,
         True,
         False,
@@ -127,8 +129,8 @@ VARIANTS: Final[tuple[Variant, ...]] = (
     ),
     Variant(
         "gin-solitaire",
-        "Gin Solitaire against the Joker (eleven dealt)",
-        "Gin Solitaire",
+        N_("Gin Solitaire against the Joker (eleven dealt)"),
+        N_("Gin Solitaire"),
         2,
         True,
         False,

@@ -32,7 +32,7 @@ from typing import Any
 from .actions import Action
 from .cards import Card
 from .errors import OptionError
-from .i18n import N_, NP_, _, ngettext, pgettext
+from .i18n import N_, NP_, _, current_language, ngettext, pgettext
 from .variants import Variant, find_variant, solo_variants
 
 __all__ = [
@@ -58,6 +58,7 @@ __all__ = [
     "target_of",
     "top_discard_label",
     "upcard_notes",
+    "variant_title",
     "you_grammar",
 ]
 
@@ -141,6 +142,15 @@ _KINDS = {
 def seat_kind(kind: str) -> str:
     """Who plays a seat (``human``, a computer level) in the current language; an unknown kind as is."""
     return pgettext("kind of seat", _KINDS[kind]) if kind in _KINDS else clean_name(kind)
+
+
+def variant_title(variant: str, *, short: bool = False) -> str:
+    """A variant's title from the registry, in the current language (``Classic Gin Rummy (two players)``)."""
+    try:
+        v = find_variant(variant)
+    except OptionError:
+        return clean_name(variant)
+    return _(v.short_title if short else v.title)
 
 
 def display_names(players: Sequence[str]) -> list[str]:
@@ -304,12 +314,113 @@ def result_lines(explanation: Sequence[str], players: Sequence[str], seats: Sequ
         return f"{name} {m.group(1)}s"
 
     out = []
+    english = current_language() == "en"
     for line in explanation:
         text = clean_text(line)
         if name is not None:
             text = re.sub(r"\bYou (score|win)\b", third_person, text)
-        out.append(you_grammar(text))
+        text = you_grammar(text)
+        out.append(text if english else _translated_explanation(text))
     return out
+
+
+# The engine explains a hand's score in English sentences of a fixed form (engine.py, rule numbers
+# in docs/rules.md); in another language each is matched here and said again from the catalog.  A
+# line of a form not listed stays English (the pseudo-locale tests would show it).
+_N = r"(?P<name>.+?)"
+_EXPLANATIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), message)
+    for pattern, message in (
+        (_N + r" (?:goes|go) gin: (?P<melds>.*)", N_("{name}: gin with {melds}")),
+        (_N + r" (?:goes|go) big gin: (?P<melds>.*)", N_("{name}: big gin with {melds}")),
+        (
+            _N + r" (?:knocks|knock): (?P<melds>.*), deadwood (?P<cards>.+) = (?P<points>\d+)",
+            N_("{name}: knock with {melds}, deadwood {cards} = {points}"),
+        ),
+        (_N + r" (?:knocks|knock): (?P<melds>.*)", N_("{name}: knock with {melds}")),
+        (
+            _N
+            + r" (?:spreads|spread) no melds, (?:lays|lay) off (?P<laid>.+), deadwood (?P<cards>.+) = (?P<points>\d+)",
+            N_("{name}: no melds, lays off {laid}, deadwood {cards} = {points}"),
+        ),
+        (
+            _N + r" (?:spreads|spread) no melds, deadwood (?P<cards>.+) = (?P<points>\d+)",
+            N_("{name}: no melds, deadwood {cards} = {points}"),
+        ),
+        (
+            _N + r" (?:spreads|spread) (?P<melds>.+), (?:lays|lay) off (?P<laid>.+), deadwood (?P<cards>.+) = "
+            r"(?P<points>\d+)",
+            N_("{name}: spreads {melds}, lays off {laid}, deadwood {cards} = {points}"),
+        ),
+        (
+            _N + r" (?:spreads|spread) (?P<melds>.+), deadwood (?P<cards>.+) = (?P<points>\d+)",
+            N_("{name}: spreads {melds}, deadwood {cards} = {points}"),
+        ),
+        (
+            r"Undercut: "
+            + _N
+            + r" (?:scores|score) (?P<a>\d+) - (?P<b>\d+) \+ (?P<bonus>\d+) bonus = (?P<points>\d+)\.?",
+            N_("Undercut: {name} scores {a} − {b} + {bonus} bonus = {points}"),
+        ),
+        (
+            _N + r" (?:scores|score) (?P<a>\d+) \+ (?P<bonus>\d+) big gin bonus = (?P<points>\d+)\.?",
+            N_("{name} scores {a} + {bonus} big gin bonus = {points}"),
+        ),
+        (
+            _N + r" (?:scores|score) (?P<a>\d+) \+ (?P<bonus>\d+) gin bonus = (?P<points>\d+)\.?",
+            N_("{name} scores {a} + {bonus} gin bonus = {points}"),
+        ),
+        (
+            _N + r" (?:scores|score) (?P<a>\d+) - (?P<b>\d+) = (?P<points>\d+)\.?",
+            N_("{name} scores {a} − {b} = {points}"),
+        ),
+        (_N + r" (?:scores|score) the count: (?P<points>\d+)\.", N_("{name} scores the count: {points}")),
+        (_N + r" (?:wins|win) the hand\.", N_("{name} wins the hand.")),
+        (r"Equal counts: nobody scores\.?", N_("Equal counts: nobody scores.")),
+        (
+            r"Spades double \(the upcard was (?P<card>\S+)\): (?P<points>\d+)",
+            N_("Spades double (the upcard was {card}): {points}"),
+        ),
+        (r"The joker was dealt: redeal\.", N_("The joker was dealt: redeal.")),
+        (
+            r"The joker was dealt: the hand is lost; the Joker scores (?P<points>\d+)\.",
+            N_("The joker was dealt: the hand is lost; the Joker scores {points}."),
+        ),
+        (r"Only (?P<n>\d+) stock cards left: the hand is void\.", N_("Only {n} stock cards left: the hand is void.")),
+        (
+            r"The joker came first\. Deadwood (?P<cards>.+) = (?P<points>\d+)\.",
+            N_("The joker came first. Deadwood {cards} = {points}."),
+        ),
+        (r"The hand is lost\.", N_("The hand is lost.")),
+        (r"The Joker scores (?P<points>\d+)\.", N_("The Joker scores {points}.")),
+        (
+            r"Gin: (?P<melds>.*)\. (?P<n>\d+) cards turned before the joker\.",
+            N_("Gin: {melds}. {n} cards turned before the joker."),
+        ),
+        (
+            r"Big gin: (?P<melds>.*)\. (?P<n>\d+) cards turned before the joker\.",
+            N_("Big gin: {melds}. {n} cards turned before the joker."),
+        ),
+        (
+            r"Knock: (?P<melds>.*)\. (?P<n>\d+) cards turned before the joker\.",
+            N_("Knock: {melds}. {n} cards turned before the joker."),
+        ),
+    )
+)
+
+
+def _translated_explanation(text: str) -> str:
+    """One line of the engine's explanation of a hand, in the current language (see above)."""
+    for pattern, message in _EXPLANATIONS:
+        m = pattern.fullmatch(text)
+        if m is not None:
+            values = m.groupdict()
+            if "name" in values:
+                values["name"] = _("the Joker") if values["name"] == "the Joker" else display_name(values["name"])
+            if values.get("melds") == "":
+                values["melds"] = "-"
+            return _(message).format(**values)
+    return text
 
 
 def just_drawn(card: str) -> str:

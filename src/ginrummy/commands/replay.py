@@ -18,7 +18,7 @@ from typing import Any
 from ..errors import RecordError
 from ..i18n import _, ngettext
 from ..variants import find_variant
-from ..words import display_name
+from ..words import display_name, result_lines
 from . import error, printable
 
 EXIT_INVALID = 1
@@ -96,7 +96,8 @@ def render(out: dict[str, Any], state: Any) -> str:
     for i, h in enumerate(out["hands"]):
         lines.append(row(str(i + 1), h["result"], seats(h["deadwood"]), seats(h["points"]), str(h.get("counted", ""))))
         if i < len(state.results):
-            lines += [f"{'':6}{text}" for text in state.results[i].explanation]
+            explained = result_lines(state.results[i].explanation, state.players, ["human"])  # in the language
+            lines += [f"{'':6}{text}" for text in explained]
     lines += ["", row("", _("totals"), "", seats(out["totals"]))]
     if "final" in out:
         # The game's result: in Hollywood the three games settled, elsewhere the totals with the

@@ -17,6 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.theme import Theme
 
 from ..errors import StoreError
+from ..i18n import _
 from ..session import Session, make_session
 from ..store import Store, new_game_id
 from .dialogs import StoreErrorScreen
@@ -123,7 +124,7 @@ class GinRummyApp(App[int]):
         self.store_error = None
         self.pop_screen()
         self._enter()
-        self.notify("A new database was started; the old file was kept beside it as .bad-<date>.")
+        self.notify(_("A new database was started; the old file was kept beside it as .bad-<date>."))
 
     def play_without_saving(self) -> None:
         self.store = None
@@ -137,7 +138,7 @@ class GinRummyApp(App[int]):
             try:
                 self.store.save_game(game_id, session)
             except StoreError as exc:
-                self.notify(f"Could not save: {exc}", severity="error", markup=False)
+                self.notify(_("Could not save: {error}").format(error=exc), severity="error", markup=False)
         screen = GameScreen(session, game_id)
         if replace:
             self.switch_screen(screen)
@@ -151,10 +152,10 @@ class GinRummyApp(App[int]):
         try:
             session = self.store.open_game(game_id)  # locks it: GameInUse says where it is open
         except StoreError as exc:
-            self.notify(str(exc), title="Cannot resume", severity="error", timeout=10, markup=False)
+            self.notify(str(exc), title=_("Cannot resume"), severity="error", timeout=10, markup=False)
             return None
         if session is None:
-            self.notify(f"No saved game {game_id}.", severity="warning", markup=False)
+            self.notify(_("No saved game {id}.").format(id=game_id), severity="warning", markup=False)
             return None
         screen = GameScreen(session, game_id)
         self.push_screen(screen)
@@ -184,7 +185,9 @@ class GinRummyApp(App[int]):
     def action_toggle_display(self, name: str) -> None:
         if name in ("four_colour", "large", "high_contrast"):
             self.set_display(**{name: not getattr(self, name)})
-            self.notify(f"{name.replace('_', ' ')}: {'on' if getattr(self, name) else 'off'}", timeout=2)
+            what = {"four_colour": _("four colour"), "large": _("large"), "high_contrast": _("high contrast")}[name]
+            state = _("on") if getattr(self, name) else _("off")
+            self.notify(_("{setting}: {state}").format(setting=what, state=state), timeout=2)
 
     def leave_game(self) -> None:
         """Back from a game to the start screen (built now if the app opened straight into a game)."""

@@ -10,21 +10,28 @@ from rich.text import Text
 from textual.screen import Screen
 from textual.widgets import Static
 
+from ..i18n import N_, _
 from ..session import Session
 from ..store import Store
 from ..variants import VARIANTS, solo_variants
+from ..words import seat_kind
 
-__all__ = ["LEVEL_TEXT", "SOLO", "VARIANT_TITLES", "Host", "fmt", "host", "put"]
+__all__ = ["LEVEL_TEXT", "SOLO", "VARIANT_TITLES", "Host", "fmt", "host", "level_text", "put"]
 
 VARIANT_TITLES = {v.name: v.title for v in VARIANTS}
 SOLO = solo_variants()  # the solitaires, from the registry
-LEVEL_TEXT = {
-    "random": "random (any legal move)",
-    "greedy": "greedy (least deadwood now)",
-    "expert": "expert (the strongest)",
-    "planner": "planner (watch it play)",
-    "clairvoyant": "clairvoyant (sees the deck; watch it)",
+LEVEL_TEXT = {  # translated where shown (level_text)
+    "random": N_("random (any legal move)"),
+    "greedy": N_("greedy (least deadwood now)"),
+    "expert": N_("expert (the strongest)"),
+    "planner": N_("planner (watch it play)"),
+    "clairvoyant": N_("clairvoyant (sees the deck; watch it)"),
 }
+
+
+def level_text(level: str) -> str:
+    """A computer level with what it does, in the current language, for the start screen's menus."""
+    return _(LEVEL_TEXT[level]) if level in LEVEL_TEXT else seat_kind(level)
 
 
 class Host(Protocol):

@@ -12,11 +12,12 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Header, Markdown, Static
 
+from ..i18n import N_, _
 from .common import host
 
 __all__ = ["KEYS_HELP", "ConfirmScreen", "HelpScreen", "StoreErrorScreen"]
 
-KEYS_HELP = """\
+KEYS_HELP = N_("""\
 # Keys
 
 | key | does |
@@ -45,19 +46,19 @@ KEYS_HELP = """\
 
 Every card shows its rank, suit symbol and suit letter (7♥h). Cards in a meld carry the meld's
 number under them; the selected card has a heavy border; a card just drawn is marked with `*`.
-"""
+""")
 
 
 class HelpScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", "Close"),
-        Binding("question_mark", "app.pop_screen", "Close"),
+        Binding("escape", "app.pop_screen", _("Close")),
+        Binding("question_mark", "app.pop_screen", _("Close")),
     ]
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
-            yield Markdown(KEYS_HELP)
-            yield Button("Close (Esc)", id="close-help")
+            yield Markdown(_(KEYS_HELP))
+            yield Button(_("Close (Esc)"), id="close-help")
 
     @on(Button.Pressed, "#close-help")
     def close(self) -> None:
@@ -68,9 +69,9 @@ class ConfirmScreen(ModalScreen[bool]):
     """A yes/no question before something that cannot be undone: y or Enter on Yes, n or Esc for no."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "Yes"),
-        Binding("n", "answer(False)", "No"),
-        Binding("escape", "answer(False)", "No"),
+        Binding("y", "answer(True)", _("Yes")),
+        Binding("n", "answer(False)", _("No")),
+        Binding("escape", "answer(False)", _("No")),
     ]
 
     def __init__(self, question: Text | str) -> None:
@@ -81,8 +82,8 @@ class ConfirmScreen(ModalScreen[bool]):
         with Vertical(id="confirm"):
             yield Static(self.question, id="confirm-text")
             with Horizontal(id="confirm-buttons"):
-                yield Button("Yes, delete (y)", id="confirm-yes", variant="error")
-                yield Button("No (n, Esc)", id="confirm-no", variant="primary")
+                yield Button(_("Yes, delete (y)"), id="confirm-yes", variant="error")
+                yield Button(_("No (n, Esc)"), id="confirm-no", variant="primary")
 
     def on_mount(self) -> None:
         self.query_one("#confirm-no", Button).focus()  # the safe answer is the default
@@ -98,7 +99,7 @@ class ConfirmScreen(ModalScreen[bool]):
 class StoreErrorScreen(Screen[None]):
     """The database cannot be used: say why, change nothing unless the person chooses."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "app.quit", "Quit")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "app.quit", _("Quit"))]
 
     def __init__(self, message: str) -> None:
         super().__init__()
@@ -107,17 +108,19 @@ class StoreErrorScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with Vertical(id="store-error"):
-            yield Static("[b]Your saved games could not be opened[/b]", classes="section")
+            yield Static("[b]" + _("Your saved games could not be opened") + "[/b]", classes="section")
             yield Static(Text(self.error_message), id="store-error-text")
             yield Static(
-                "Nothing has been changed. You can start a new database (the old file is renamed "
-                "to ….bad-<date> so it can still be rescued), play without saving, or quit and "
-                "look at the file yourself."
+                _(
+                    "Nothing has been changed. You can start a new database (the old file is renamed "
+                    "to ….bad-<date> so it can still be rescued), play without saving, or quit and "
+                    "look at the file yourself."
+                )
             )
             with Horizontal(id="store-buttons"):
-                yield Button("Start a new database", id="new-db", variant="warning")
-                yield Button("Play without saving", id="no-save")
-                yield Button("Quit", id="quit-store", variant="primary")
+                yield Button(_("Start a new database"), id="new-db", variant="warning")
+                yield Button(_("Play without saving"), id="no-save")
+                yield Button(_("Quit"), id="quit-store", variant="primary")
         yield Footer()
 
     def on_mount(self) -> None:

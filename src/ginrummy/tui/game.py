@@ -17,9 +17,10 @@ from textual.widgets import Button, Footer, Header, RichLog, Static
 from ..actions import Action
 from ..errors import GinRummyError, StoreError
 from ..finish import file_finished_game, solitaire_analysis
+from ..i18n import _, pgettext
 from ..record import summary as record_summary
 from ..session import HUMAN, ComputerPlayerError, Session, viewer_seat
-from ..words import cannot_line
+from ..words import cannot_line, result_name
 from . import render
 from .common import SOLO, host, put
 from .dialogs import HelpScreen
@@ -31,27 +32,28 @@ __all__ = ["GameScreen"]
 class GameScreen(Screen[None]):
     """The table: the hand, the piles, the opponents, the score sheet, the fairness commitments."""
 
+    # The keys' names are translated when this module is imported: the CLI chooses the language first.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "play('draw')", "Draw", show=False),
-        Binding("t", "play('take')", "Take", show=False),
-        Binding("p", "play('pass')", "Pass", show=False),
-        Binding("d", "play('discard')", "Discard", show=False),
-        Binding("k", "play('knock')", "Knock", show=False),
-        Binding("g", "play('gin')", "Gin", show=False),
-        Binding("b", "play('big')", "Big gin", show=False),
-        Binding("n", "next_hand", "Deal", show=False),
-        Binding("h", "hint", "Hint"),
-        Binding("o", "sort", "Sort"),
-        Binding("m", "group", "Group melds", show=False),
-        Binding("c", "scores", "Scores"),
+        Binding("s", "play('draw')", _("Draw"), show=False),
+        Binding("t", "play('take')", _("Take"), show=False),
+        Binding("p", "play('pass')", _("Pass"), show=False),
+        Binding("d", "play('discard')", _("Discard"), show=False),
+        Binding("k", "play('knock')", _("Knock"), show=False),
+        Binding("g", "play('gin')", _("Gin"), show=False),
+        Binding("b", "play('big')", _("Big gin"), show=False),
+        Binding("n", "next_hand", _("Deal"), show=False),
+        Binding("h", "hint", _("Hint")),
+        Binding("o", "sort", _("Sort")),
+        Binding("m", "group", _("Group melds"), show=False),
+        Binding("c", "scores", _("Scores")),
         Binding("left", "move(-1)", "←", show=False),
         Binding("right", "move(1)", "→", show=False),
         Binding("f", "app.toggle_display('four_colour')", "4 colours", show=False),
-        Binding("z", "app.toggle_display('large')", "Large", show=False),
-        Binding("x", "app.toggle_display('high_contrast')", "Contrast", show=False),
-        Binding("question_mark", "help", "Keys"),
-        Binding("escape", "leave", "Menu"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("z", "app.toggle_display('large')", _("Large"), show=False),
+        Binding("x", "app.toggle_display('high_contrast')", _("Contrast"), show=False),
+        Binding("question_mark", "help", _("Keys")),
+        Binding("escape", "leave", _("Menu")),
+        Binding("q", "app.quit", _("Quit")),
         *[Binding(k if k != "-" else "minus", f"select({i})", show=False) for i, k in enumerate(KEY_LABELS)],
     ]
 
@@ -85,7 +87,7 @@ class GameScreen(Screen[None]):
                     else:
                         store.save_game(game_id, s)
                 except StoreError as exc:
-                    self.notify(f"Could not save: {exc}", severity="error", markup=False)
+                    self.notify(_("Could not save: {error}").format(error=exc), severity="error", markup=False)
 
             session.on_change = save
 
@@ -106,15 +108,15 @@ class GameScreen(Screen[None]):
                 yield Static("", id="melds")
                 yield Static("", id="captain")
                 with Horizontal(id="actions"):
-                    yield Button("Draw (s)", id="act-draw", compact=True)
-                    yield Button("Take (t)", id="act-take", compact=True)
-                    yield Button("Pass (p)", id="act-pass", compact=True)
-                    yield Button("Discard (d)", id="act-discard", compact=True)
-                    yield Button("Knock (k)", id="act-knock", variant="warning", compact=True)
-                    yield Button("Gin (g)", id="act-gin", variant="success", compact=True)
-                    yield Button("Big gin (b)", id="act-big", variant="success", compact=True)
-                    yield Button("Deal (n)", id="act-deal", variant="primary", compact=True)
-                    yield Button("Hint (h)", id="act-hint", compact=True)
+                    yield Button(_("Draw (s)"), id="act-draw", compact=True)
+                    yield Button(_("Take (t)"), id="act-take", compact=True)
+                    yield Button(_("Pass (p)"), id="act-pass", compact=True)
+                    yield Button(_("Discard (d)"), id="act-discard", compact=True)
+                    yield Button(_("Knock (k)"), id="act-knock", variant="warning", compact=True)
+                    yield Button(_("Gin (g)"), id="act-gin", variant="success", compact=True)
+                    yield Button(_("Big gin (b)"), id="act-big", variant="success", compact=True)
+                    yield Button(_("Deal (n)"), id="act-deal", variant="primary", compact=True)
+                    yield Button(_("Hint (h)"), id="act-hint", compact=True)
                 yield Static("", id="result")
             yield ScoreSheet(id="scores")
         yield Footer()
@@ -126,7 +128,7 @@ class GameScreen(Screen[None]):
             button.can_focus = False  # keys drive play; focus moving off hidden buttons would churn the footer
         log = self.query_one("#log", RichLog)
         if s.state.logs:
-            log.write(f"Resumed: hand {s.state.hand_number}, exactly where it was left.")
+            log.write(_("Resumed: hand {number}, exactly where it was left.").format(number=s.state.hand_number))
             self._logged_hand = s.state.hand_number
         self.update_view()
         self.schedule()
@@ -230,8 +232,10 @@ class GameScreen(Screen[None]):
         if sheet_key != self._sheet_key:
             self._sheet_key = sheet_key
             self.query_one(ScoreSheet).show(obs, record_summary(s.state))
-        self.sub_title = f"hand {obs['hand_number']} · " + " – ".join(
-            f"{p} {t}" for p, t in zip(players, obs["totals"], strict=True)
+        self.sub_title = (
+            _("hand {number}").format(number=obs["hand_number"])
+            + " · "
+            + " – ".join(f"{p} {t}" for p, t in zip(players, obs["totals"], strict=True))
         )
         if v in SOLO:
             self.query_one("#piles").set_class(True, "solo")
@@ -248,7 +252,7 @@ class GameScreen(Screen[None]):
             try:
                 store.save_game(self.game_id, self.session)
             except StoreError as exc:
-                self.notify(f"Could not save: {exc}", severity="error", markup=False)
+                self.notify(_("Could not save: {error}").format(error=exc), severity="error", markup=False)
 
     def _show_info(self, obs: dict[str, Any]) -> None:
         put(self.query_one("#info", Static), render.info_line(obs))
@@ -259,13 +263,13 @@ class GameScreen(Screen[None]):
         discard = self.query_one("#discard", PileView)
         solo = obs["variant"] in SOLO
         if solo:
-            stock.show("deck", None, obs.get("deck_size", 0), large=large)
+            stock.show(pgettext("pile", "deck"), None, obs.get("deck_size", 0), large=large)
             discard.display = False
         else:
             discard.display = True
             pile = obs.get("discard_pile") or []
-            stock.show("stock", None, obs.get("stock_size", 0), large=large)
-            title = "upcard" if obs.get("phase") == "upcard" else "discard"
+            stock.show(pgettext("pile", "stock"), None, obs.get("stock_size", 0), large=large)
+            title = pgettext("pile", "upcard") if obs.get("phase") == "upcard" else pgettext("pile", "discard")
             discard.show(title, pile[-1] if pile else None, len(pile), large=large)
         one_new = len(self.new_cards) == 1 and not self.session.state.is_hand_over
         drawn = next(iter(self.new_cards)) if one_new else None
@@ -317,12 +321,12 @@ class GameScreen(Screen[None]):
                     if store is not None:
                         with contextlib.suppress(StoreError):
                             store.delete_game(self.game_id)
-                    log.write("The game is over. You watched it: it is not filed in your history.")
+                    log.write(_("The game is over. You watched it: it is not filed in your history."))
                 else:
                     file_finished_game(store, self.game_id, s, analyse=False)
-                    log.write("The game is over and filed in your history.")
+                    log.write(_("The game is over and filed in your history."))
                 if s.state.variant in SOLO and host(self).analyse and not s.watched:
-                    self.message = "Analysing your play against the planner…"
+                    self.message = _("Analysing your play against the planner…")
                     self.run_worker(self._analyse, thread=True, exclusive=True, group="analysis")
                 self.update_view()
             return
@@ -345,10 +349,14 @@ class GameScreen(Screen[None]):
         if not self.is_attached:
             return  # the person left the table meanwhile; the analysis is filed all the same
         if analysis is None:
-            self.message = "(No analysis available.)"
+            self.message = _("(No analysis available.)")
         else:
             acc = analysis.get("accuracy")
-            self.message = f"Your accuracy this game: {float(acc):.0%}." if acc is not None else ""
+            self.message = (
+                _("Your accuracy this game: {accuracy}.").format(accuracy=f"{float(acc):.0%}")
+                if acc is not None
+                else ""
+            )
             self.analysis_lines = list(analysis.get("summary", []))
         self.update_view()
 
@@ -362,7 +370,7 @@ class GameScreen(Screen[None]):
             event = s.computer_step()
             while event is not None:
                 words = s.move_text(event, viewer)  # what this seat may read: no reasons before the hand ends
-                log.write(words + ".")
+                log.write(_("{move}.").format(move=words))
                 self.recent.append(words)
                 if host(self).computer_delay > 0 or s.state.is_hand_over:
                     break
@@ -378,7 +386,9 @@ class GameScreen(Screen[None]):
         if s.state.is_hand_over and s.state.hand_number == hand_before and hand_before > 0:
             res = s.state.hand_result
             if res is not None:
-                self.query_one("#log", RichLog).write(f"Hand {hand_before} is over: {res.result}.")
+                self.query_one("#log", RichLog).write(
+                    _("Hand {number} is over: {result}.").format(number=hand_before, result=result_name(res.result))
+                )
         self.update_view()
         self.schedule()
 
@@ -386,18 +396,20 @@ class GameScreen(Screen[None]):
         s = self.session
         seat = s.human_to_act()
         if seat is None:
-            self.notify("It is not your turn.", severity="warning")
+            self.notify(_("It is not your turn."), severity="warning")
             return False
         hand_before = s.state.hand_number
         try:
             event = s.act(seat, action)
         except GinRummyError as exc:
-            self.notify(str(exc), title="Not allowed", severity="error", markup=False)
+            self.notify(str(exc), title=_("Not allowed"), severity="error", markup=False)
             return False
         self.message = ""
         self.hinted = None
         self.recent = []
-        self.query_one("#log", RichLog).write(s.move_text(event, self.log_viewer if self.shared else seat) + ".")
+        self.query_one("#log", RichLog).write(
+            _("{move}.").format(move=s.move_text(event, self.log_viewer if self.shared else seat))
+        )
         self._after_change(hand_before)
         return True
 
@@ -438,7 +450,7 @@ class GameScreen(Screen[None]):
             return
         if what == "discard":
             if sel is None:
-                self.notify("Select a card first: 1-9, 0, - or the arrows, or click it.", severity="warning")
+                self.notify(_("Select a card first: 1-9, 0, - or the arrows, or click it."), severity="warning")
                 return
             self.human(f"discard {sel}")
             return
@@ -451,18 +463,20 @@ class GameScreen(Screen[None]):
                 return
             options = [a.split()[1] for a in legal if a.startswith(f"{what} ")]
             if options:
-                self.notify(
-                    f"To {'knock' if what == 'knock' else 'go gin'}, select one of {', '.join(options)} first.",
-                    severity="warning",
-                    markup=False,
+                msg = (
+                    _("To knock, select one of {cards} first.")
+                    if what == "knock"
+                    else _("To go gin, select one of {cards} first.")
                 )
+                self.notify(msg.format(cards=", ".join(options)), severity="warning", markup=False)
             else:
                 obs = self.obs()
-                self.notify(
-                    f"You cannot {'knock' if what == 'knock' else 'go gin'} now "
-                    f"(knock limit {obs.get('knock_limit')}, deadwood {obs.get('deadwood')}).",
-                    severity="warning",
+                msg = (
+                    _("You cannot knock now (knock limit {limit}, deadwood {deadwood}).")
+                    if what == "knock"
+                    else _("You cannot go gin now (knock limit {limit}, deadwood {deadwood}).")
                 )
+                self.notify(msg.format(limit=obs.get("knock_limit"), deadwood=obs.get("deadwood")), severity="warning")
 
     def action_select(self, index: int) -> None:
         if index < len(self.order):
@@ -496,7 +510,9 @@ class GameScreen(Screen[None]):
             self.notify(str(exc), severity="error", markup=False)
             return
         self.message = ""
-        self.query_one("#log", RichLog).write(f"— Hand {n} dealt (committed {str(commit)[:16]}…) —")
+        self.query_one("#log", RichLog).write(
+            _("— Hand {number} dealt (committed {commitment}…) —").format(number=n, commitment=str(commit)[:16])
+        )
         self._after_change(n)
 
     def _new_game_same_settings(self) -> None:
@@ -520,15 +536,15 @@ class GameScreen(Screen[None]):
         try:
             advice = s.hint(seat)
         except ImportError:
-            self.notify("Hints are not available in this installation.", severity="warning")
+            self.notify(_("Hints are not available in this installation."), severity="warning")
             return
         except Exception as exc:  # a hint is a courtesy: never stop the game for it
-            self.notify(f"No hint: {exc}", severity="warning", markup=False)
+            self.notify(_("No hint: {error}").format(error=exc), severity="warning", markup=False)
             return
         best = advice.best
         why = getattr(advice, "why", None)
         ranked = getattr(advice, "ranked", None) or []
-        text = f"Hint: {best}" + (f" — {why}" if why else "")
+        text = _("Hint: {move} — {why}").format(move=best, why=why) if why else _("Hint: {move}").format(move=best)
         if ranked:
             text += "  (" + ", ".join(f"{a} {v:+.1f}" for a, v in ranked[:3]) + ")"
         self.message = text
@@ -540,7 +556,8 @@ class GameScreen(Screen[None]):
 
     def action_sort(self) -> None:
         self.sort_mode = "suit" if self.sort_mode == "rank" else "rank"
-        self.notify(f"Hand sorted by {self.sort_mode}.", timeout=2, markup=False)
+        by_rank = self.sort_mode == "rank"
+        self.notify(_("Hand sorted by rank.") if by_rank else _("Hand sorted by suit."), timeout=2, markup=False)
         self.update_view()
 
     def action_group(self) -> None:

@@ -15,11 +15,12 @@ from textual.widgets.option_list import Option
 
 from ..agents import available_agents
 from ..errors import GinRummyError, StoreError
+from ..i18n import _, ngettext
 from ..options import option_help, options_for
 from ..session import HUMAN, make_session
 from ..variants import seats_of, variant_names
-from ..words import clean_names, default_players
-from .common import LEVEL_TEXT, SOLO, VARIANT_TITLES, fmt, host
+from ..words import default_players, display_names, variant_title
+from .common import SOLO, fmt, host, level_text
 from .dialogs import ConfirmScreen, HelpScreen
 from .stats import StatsScreen
 
@@ -37,12 +38,12 @@ class StartScreen(Screen[None]):
     """Choose a variant, its options, the opponents and names; resume a saved game; statistics."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+n", "start", "Start game", priority=True),
-        Binding("ctrl+r", "resume", "Resume newest", priority=True),
-        Binding("ctrl+t", "stats", "Statistics", priority=True),
-        Binding("ctrl+d", "delete_saved", "Delete saved game", show=False),
-        Binding("f1", "help", "Keys"),
-        Binding("ctrl+q", "app.quit", "Quit", priority=True),
+        Binding("ctrl+n", "start", _("Start game"), priority=True),
+        Binding("ctrl+r", "resume", _("Resume newest"), priority=True),
+        Binding("ctrl+t", "stats", _("Statistics"), priority=True),
+        Binding("ctrl+d", "delete_saved", _("Delete saved game"), show=False),
+        Binding("f1", "help", _("Keys")),
+        Binding("ctrl+q", "app.quit", _("Quit"), priority=True),
     ]
 
     def __init__(self, variant: str | None = None) -> None:
@@ -54,34 +55,34 @@ class StartScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with VerticalScroll(id="start"):
-            yield Static("[b]ginrummy[/b] — the Gin Rummy family", id="start-title")
+            yield Static("[b]ginrummy[/b] — " + _("the Gin Rummy family"), id="start-title")
             yield Static("", id="resume-info")
             yield OptionList(id="saved")
             with Horizontal(classes="row"):
-                yield Label("Variant", classes="label")
+                yield Label(_("Variant"), classes="label")
                 yield Select(
-                    [(f"{v} — {VARIANT_TITLES[v]}", v) for v in variant_names()],
+                    [(f"{v} — {variant_title(v)}", v) for v in variant_names()],
                     value=self.variant,
                     allow_blank=False,
                     id="variant",
                     compact=True,
                 )
             with Horizontal(classes="row"):
-                yield Label("Your name", classes="label")
+                yield Label(_("Your name"), classes="label")
                 yield Input(value="You", id="name", max_length=20, compact=True)
             yield Vertical(id="seats")
-            with Collapsible(title="Rules options (the rule book's defaults; open to change them)", id="rules"):
+            with Collapsible(title=_("Rules options (the rule book's defaults; open to change them)"), id="rules"):
                 yield Vertical(id="options")
             with Horizontal(classes="row"):
-                yield Label("Display", classes="label")
-                yield Checkbox("Four-colour deck", host(self).four_colour, id="four-colour", compact=True)
-                yield Checkbox("Large cards", host(self).large, id="large", compact=True)
-                yield Checkbox("High contrast", host(self).high_contrast, id="high-contrast", compact=True)
+                yield Label(_("Display"), classes="label")
+                yield Checkbox(_("Four-colour deck"), host(self).four_colour, id="four-colour", compact=True)
+                yield Checkbox(_("Large cards"), host(self).large, id="large", compact=True)
+                yield Checkbox(_("High contrast"), host(self).high_contrast, id="high-contrast", compact=True)
             with Horizontal(id="start-buttons"):
-                yield Button("Start game (ctrl+n)", id="start-game", variant="primary")
-                yield Button("Statistics (ctrl+t)", id="open-stats")
-                yield Button("Keys (F1)", id="keys")
-                yield Button("Quit (ctrl+q)", id="quit")
+                yield Button(_("Start game (ctrl+n)"), id="start-game", variant="primary")
+                yield Button(_("Statistics (ctrl+t)"), id="open-stats")
+                yield Button(_("Keys (F1)"), id="keys")
+                yield Button(_("Quit (ctrl+q)"), id="quit")
         yield Footer()
 
     async def on_mount(self) -> None:
@@ -105,23 +106,31 @@ class StartScreen(Screen[None]):
         games = store.saved_games() if store is not None else []
         info = self.query_one("#resume-info", Static)
         if store is None:
-            info.update("[b]Games are not being saved[/b] (no database): they cannot be resumed.")
+            info.update(_("[b]Games are not being saved[/b] (no database): they cannot be resumed."))
         elif games:
             info.update(
-                f"[b]You have {len(games)} game{'s' if len(games) > 1 else ''} in progress.[/b] "
-                "Choose one to resume exactly where you left it (Enter, or ctrl+r for the newest; "
-                "ctrl+d deletes one):"
+                "[b]"
+                + ngettext("You have {n} game in progress.", "You have {n} games in progress.", len(games)).format(
+                    n=len(games)
+                )
+                + "[/b] "
+                + _(
+                    "Choose one to resume exactly where you left it (Enter, or ctrl+r for the newest; "
+                    "ctrl+d deletes one):"
+                )
             )
         else:
-            info.update("No game in progress. Choose a variant and start one.")
+            info.update(_("No game in progress. Choose a variant and start one."))
         for g in games:
-            names = " v. ".join(clean_names(g.players))
+            names = _(" v. ").join(display_names(g.players))
             totals = "–".join(str(t) for t in g.totals)
             saved_list.add_option(
                 Option(
                     Text(  # a Text, not markup: a name like "[/b]" or "[@click=...]" is shown as typed
-                        f"{g.variant}: {names} · hand {g.hand_number} · {totals} · "
-                        f"{g.updated_at[:16].replace('T', ' ')} UTC" + (f" · open in {g.open_in}" if g.open_in else "")
+                        f"{g.variant}: {names} · "
+                        + _("hand {number}").format(number=g.hand_number)
+                        + f" · {totals} · {g.updated_at[:16].replace('T', ' ')} UTC"
+                        + (" · " + _("open in {where}").format(where=g.open_in) if g.open_in else "")
                     ),
                     id=g.id,
                 )
@@ -140,10 +149,12 @@ class StartScreen(Screen[None]):
         rows: list[Any] = []
         if v in SOLO:
             watchable = [x for x in levels if x != "clairvoyant"]  # it needs the deal itself: analysis only
-            choices = [("You play", HUMAN)] + [(f"Watch the {LEVEL_TEXT.get(x, x)}", x) for x in watchable]
+            choices = [(_("You play"), HUMAN)] + [
+                (_("Watch the {level}").format(level=level_text(x)), x) for x in watchable
+            ]
             rows.append(
                 Horizontal(
-                    Label("Who plays", classes="label"),
+                    Label(_("Who plays"), classes="label"),
                     Select(choices, value=HUMAN, allow_blank=False, id=f"seat-{b}-0", compact=True),
                     classes="row",
                 )
@@ -152,18 +163,18 @@ class StartScreen(Screen[None]):
             table_levels = [x for x in levels if x not in ("planner", "clairvoyant")] or ["expert"]
             default = "expert" if "expert" in table_levels else table_levels[-1]
             for i in range(1, seats_of(v)):
-                label = "Opponent" if seats_of(v) == 2 else f"Opponent {i}"
+                label = _("Opponent") if seats_of(v) == 2 else _("Opponent {number}").format(number=i)
                 rows.append(
                     Horizontal(
                         Label(label, classes="label"),
                         Select(
-                            [(LEVEL_TEXT.get(x, x), x) for x in table_levels],
+                            [(level_text(x), x) for x in table_levels],
                             value=default,
                             allow_blank=False,
                             id=f"seat-{b}-{i}",
                             compact=True,
                         ),
-                        Input(placeholder="name (optional)", id=f"name-{b}-{i}", max_length=20, compact=True),
+                        Input(placeholder=_("name (optional)"), id=f"name-{b}-{i}", max_length=20, compact=True),
                         classes="row seat",
                     )
                 )
@@ -199,7 +210,10 @@ class StartScreen(Screen[None]):
                 Horizontal(
                     Label(name, classes="label"),
                     control,
-                    Static(f"{doc} [dim](default {fmt(default_value)})[/dim]", classes="doc"),
+                    Static(
+                        f"{doc} [dim]" + _("(default {value})").format(value=fmt(default_value)) + "[/dim]",
+                        classes="doc",
+                    ),
                     classes="row option",
                 )
             )
@@ -239,7 +253,9 @@ class StartScreen(Screen[None]):
             else:
                 value = cast(Input, w).value.strip()
                 if value == "":
-                    raise GinRummyError(f"option {name}: give a number (default {default_value})")
+                    raise GinRummyError(
+                        _("option {name}: give a number (default {value})").format(name=name, value=default_value)
+                    )
             if str(value) != str(default_value):
                 given[name] = value
         options_for(v, given)  # validates; the message names the option
@@ -278,7 +294,7 @@ class StartScreen(Screen[None]):
                 deal_seed=host(self).deal_seed,
             )
         except GinRummyError as exc:
-            self.notify(str(exc), title="Cannot start", severity="error", markup=False)
+            self.notify(str(exc), title=_("Cannot start"), severity="error", markup=False)
             return
         host(self).open_game(session)
 
@@ -289,7 +305,7 @@ class StartScreen(Screen[None]):
             free = [g for g in games if not g.open_in]  # the newest not open in another program
             host(self).resume_game((free or games)[0].id)
         else:
-            self.notify("No saved game to resume.")
+            self.notify(_("No saved game to resume."))
 
     def action_stats(self) -> None:
         self.app.push_screen(StatsScreen())
@@ -299,7 +315,7 @@ class StartScreen(Screen[None]):
         saved = self.query_one("#saved", OptionList)
         store = host(self).store
         if store is None or saved.highlighted is None or not saved.option_count:
-            self.notify("No saved game to delete." if store is not None else "Games are not being saved here.")
+            self.notify(_("No saved game to delete.") if store is not None else _("Games are not being saved here."))
             return
         option = saved.get_option_at_index(saved.highlighted)
         game_id = option.id
@@ -308,17 +324,17 @@ class StartScreen(Screen[None]):
 
         def answered(yes: bool | None) -> None:
             if not yes:
-                self.notify("Nothing was deleted.")
+                self.notify(_("Nothing was deleted."))
                 return
             try:
                 store.delete_game(game_id)
             except StoreError as exc:  # open in another program, or the disk failed
-                self.notify(str(exc), title="Not deleted", severity="error", timeout=10, markup=False)
+                self.notify(str(exc), title=_("Not deleted"), severity="error", timeout=10, markup=False)
                 return
-            self.notify("The saved game was deleted.")
+            self.notify(_("The saved game was deleted."))
             self.refresh_saved()
 
-        question = Text("Delete this game in progress? It cannot be resumed afterwards.\n\n")
+        question = Text(_("Delete this game in progress? It cannot be resumed afterwards.") + "\n\n")
         question.append_text(Text(str(option.prompt)))
         self.app.push_screen(ConfirmScreen(question), answered)
 

@@ -10,8 +10,10 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Sparkline, Static
 
+from ..i18n import _, ngettext
 from ..variants import variant_names
-from .common import VARIANT_TITLES, host
+from ..words import variant_title
+from .common import host
 
 __all__ = ["StatsScreen"]
 
@@ -30,15 +32,17 @@ class StatsScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = "your statistics"
+        self.sub_title = _("your statistics")
         store = host(self).store
         box = self.query_one("#stats", VerticalScroll)
         stats = store.stats() if store is not None else {}
         if not stats:
             box.mount(
                 Static(
-                    "No finished games yet. Finished games appear here with your win rate, points per hand "
-                    "and a chart of your running average.",
+                    _(
+                        "No finished games yet. Finished games appear here with your win rate, points per hand "
+                        "and a chart of your running average."
+                    ),
                     classes="stat-empty",
                 )
             )
@@ -46,18 +50,26 @@ class StatsScreen(Screen[None]):
         for variant in [v for v in variant_names() if v in stats]:
             st = stats[variant]
             text = (
-                f"[b]{variant}[/b] — {VARIANT_TITLES[variant]}\n"
-                f"games {st['games']} · wins {st['wins']} · win rate {st['win_rate']:.0%} · hands {st['hands']}\n"
-                f"points per hand (yours minus the opponents') {st['points_per_hand']:+.2f} · "
-                f"scored per hand {st['scored_per_hand']:.2f}"
+                f"[b]{variant}[/b] — {variant_title(variant)}\n"
+                + _("games {games} · wins {wins} · win rate {rate} · hands {hands}").format(
+                    games=st["games"], wins=st["wins"], rate=f"{st['win_rate']:.0%}", hands=st["hands"]
+                )
+                + "\n"
+                + _("points per hand (yours minus the opponents') {points} · scored per hand {scored}").format(
+                    points=f"{st['points_per_hand']:+.2f}", scored=f"{st['scored_per_hand']:.2f}"
+                )
             )
             if st.get("accuracy") is not None:
-                text += f"\naccuracy (solitaire analysis) {st['accuracy']:.0%} over {len(st['accuracy_history'])} games"
+                n = len(st["accuracy_history"])
+                text += "\n" + ngettext(
+                    "accuracy (solitaire analysis) {accuracy} over {n} game",
+                    "accuracy (solitaire analysis) {accuracy} over {n} games",
+                    n,
+                ).format(accuracy=f"{st['accuracy']:.0%}", n=n)
             ra = st["running_average"]
-            text += (
-                f"\nrunning average of points per hand, game by game (chart: oldest to newest): "
-                f"{' '.join(f'{x:+.1f}' for x in ra[-8:])}"
-            )
+            text += "\n" + _(
+                "running average of points per hand, game by game (chart: oldest to newest): {values}"
+            ).format(values=" ".join(f"{x:+.1f}" for x in ra[-8:]))
             box.mount(Static(text, classes="stat-text"))
             data = ra if len(ra) > 1 else [*ra, *ra]
             box.mount(Sparkline(data, classes="stat-chart"))

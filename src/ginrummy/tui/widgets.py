@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from rich import box
+from rich.cells import cell_len
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -20,8 +21,9 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
+from ..i18n import NP_, _, pgettext
 from ..variants import find_variant
-from ..words import target_of
+from ..words import display_name, target_of
 
 __all__ = [
     "HandView",
@@ -200,7 +202,7 @@ class HandView(Widget):
         meld_bg = MELD_BG["contrast" if contrast else "normal"]
         inner = self.slot_width - 3
         bottom = self.row_height - 2  # the bottom border's line; the tag line follows
-        lines = [Text(no_wrap=True, overflow="crop") for _ in range(self.row_height)]
+        lines = [Text(no_wrap=True, overflow="crop") for _row in range(self.row_height)]
         for i, card in enumerate(cards, first):
             s = card[-1].lower()
             r = rank_text(card)
@@ -280,13 +282,13 @@ class ScoreSheet(Static):
     three games and, at the end, the final totals with the bonuses."""
 
     def show(self, obs: dict[str, Any], summary: dict[str, Any]) -> None:
-        players: list[str] = obs["players"]
+        players: list[str] = [display_name(p) for p in obs["players"]]
         opts = obs.get("options", {})
         variant = obs["variant"]
         target = target_of(obs)
         width = max(4, (30 - 9) // max(1, len(players)) - 1)
         table = Table(
-            title=f"Score sheet (to {target})",
+            title=_("Score sheet (to {target})").format(target=target),
             box=box.SIMPLE_HEAD,
             show_edge=False,
             pad_edge=False,
@@ -294,7 +296,7 @@ class ScoreSheet(Static):
             expand=True,
         )
         table.add_column("#", justify="right", no_wrap=True, width=2)
-        table.add_column("hand", no_wrap=True, width=6)
+        table.add_column(pgettext("score sheet", "hand"), no_wrap=True, width=6)
         heads = _heads(players, width)
         for h in heads:
             table.add_column(Text(h), justify="right", no_wrap=True)  # a Text: names are never markup
@@ -302,10 +304,10 @@ class ScoreSheet(Static):
             pts = h.get("points", [])
             table.add_row(str(i), _short_result(h.get("result", "")), *[str(x) if x else "·" for x in pts])
         table.add_section()
-        table.add_row("", "total", *[str(x) for x in obs["totals"]], style="bold")
-        table.add_row("", "won", *[str(x) for x in obs["hands_won"]])
+        table.add_row("", pgettext("score sheet", "total"), *[str(x) for x in obs["totals"]], style="bold")
+        table.add_row("", pgettext("score sheet", "won"), *[str(x) for x in obs["hands_won"]])
         if "boxes" in obs:
-            table.add_row("", "boxes", *[str(x) for x in obs["boxes"]])
+            table.add_row("", pgettext("score sheet", "boxes"), *[str(x) for x in obs["boxes"]])
         hw = obs.get("hollywood")
         if hw:
             table.add_section()
@@ -315,18 +317,19 @@ class ScoreSheet(Static):
         if obs.get("game_over"):
             final = obs.get("final_totals", obs["totals"])
             table.add_section()
-            table.add_row("", "final", *[str(x) for x in final], style="bold reverse")
+            table.add_row("", pgettext("score sheet", "final"), *[str(x) for x in final], style="bold reverse")
             if list(final) != list(obs["totals"]):
-                lines.append(
-                    f"Final = points + {opts.get('box_bonus', 0)} a hand won (box) + game bonus "
-                    f"{opts.get('game_bonus', 0)}" + (" (shutout doubles)" if opts.get("shutout") != "none" else "")
-                )
+                if opts.get("shutout") != "none":
+                    msg = _("Final = points + {box} a hand won (box) + game bonus {game} (shutout doubles)")
+                else:
+                    msg = _("Final = points + {box} a hand won (box) + game bonus {game}")
+                lines.append(msg.format(box=opts.get("box_bonus", 0), game=opts.get("game_bonus", 0)))
             if find_variant(variant).three_games:
-                lines.append("Each of the three games is settled with its own bonuses.")
+                lines.append(_("Each of the three games is settled with its own bonuses."))
             w = obs.get("winner")
-            lines.append("Winner: " + ("none" if w is None else players[w]))
+            lines.append(_("Winner: none") if w is None else _("Winner: {name}").format(name=players[w]))
         elif hw:
-            lines.append("G1-G3: Hollywood's three games; ✓ = closed.")
+            lines.append(_("G1-G3: Hollywood's three games; ✓ = closed."))
         names = ", ".join(f"{h} = {p}" for h, p in zip(heads, players, strict=True) if h != p)
         if names:
             lines.append(names)
@@ -337,15 +340,35 @@ def _heads(players: Sequence[str], width: int) -> list[str]:
     """Column heads no wider than ``width`` and all different (``Expe…2`` for ``Expert 2``)."""
     heads = [_short(p, width) for p in players]
     if len(set(heads)) < len(heads):
-        heads = [p if len(p) <= width else p[: width - 2] + "…" + p[-1] for p in players]
+        heads = [p if cell_len(p) <= width else _short(p[:-1], width - 1) + p[-1] for p in players]
     return heads
 
 
 def _short(name: str, width: int = 8) -> str:
-    return name if len(name) <= width else name[: width - 1] + "…"
+    """``name`` in at most ``width`` terminal cells (Korean letters take two)."""
+    if cell_len(name) <= width:
+        return name
+    out = ""
+    for ch in name:
+        if cell_len(out + ch) > width - 1:
+            break
+        out += ch
+    return out + "…"
+
+
+# A hand's result in the score sheet's narrow column (six cells at most in every language).
+_SHORT_RESULTS = {
+    "gin": NP_("score sheet, six cells at most", "gin"),
+    "knock": NP_("score sheet, six cells at most", "knock"),
+    "undercut": NP_("score sheet, six cells at most", "under"),
+    "big-gin": NP_("score sheet, six cells at most", "BIG"),
+    "redeal": NP_("score sheet, six cells at most", "redeal"),
+    "draw": NP_("score sheet, six cells at most", "wall"),
+    "joker": NP_("score sheet, six cells at most", "joker"),
+}
 
 
 def _short_result(result: str) -> str:
-    return {"undercut": "under", "big-gin": "BIG", "unfinished": "…", "redeal": "redeal", "draw": "wall"}.get(
-        result, result
-    )
+    if result == "unfinished":
+        return "…"
+    return pgettext("score sheet, six cells at most", _SHORT_RESULTS[result]) if result in _SHORT_RESULTS else result
