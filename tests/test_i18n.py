@@ -32,6 +32,7 @@ LOCALE = PACKAGE / "locale"
 TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != "en"]
 KEYWORDS = {"_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "npgettext": ((1, "c"), 2, 3), "N_": None}
 KEYWORDS["NP_"] = ((1, "c"), 2)
+KEYWORDS["_doc"] = None  # options.py: each option's one-line explanation, shown translated by the apps
 
 
 def po(lang: str) -> Catalog:

@@ -4,9 +4,11 @@ and a redraw-saving ``put``."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Protocol, cast
 
 from rich.text import Text
+from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -16,7 +18,7 @@ from ..store import Store
 from ..variants import VARIANTS, solo_variants
 from ..words import seat_kind
 
-__all__ = ["LEVEL_TEXT", "SOLO", "VARIANT_TITLES", "Host", "fmt", "host", "level_text", "put"]
+__all__ = ["LEVEL_TEXT", "SOLO", "VARIANT_TITLES", "Host", "fmt", "host", "level_text", "put", "speak_keys"]
 
 VARIANT_TITLES = {v.name: v.title for v in VARIANTS}
 SOLO = solo_variants()  # the solitaires, from the registry
@@ -27,6 +29,14 @@ LEVEL_TEXT = {  # translated where shown (level_text)
     "planner": N_("planner (watch it play)"),
     "clairvoyant": N_("clairvoyant (sees the deck; watch it)"),
 }
+
+
+def speak_keys(node: DOMNode) -> None:
+    """Name ``node``'s keys (its ``BINDINGS``, written in English and marked ``N_``) in the current
+    language, for the footer: the instance's own copy of the bindings is changed, never the class's."""
+    keys = node._bindings.key_to_bindings
+    for key, bindings in list(keys.items()):
+        keys[key] = [replace(b, description=_(b.description)) if b.description else b for b in bindings]
 
 
 def level_text(level: str) -> str:

@@ -13,7 +13,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Header, Markdown, Static
 
 from ..i18n import N_, _
-from .common import host
+from .common import host, speak_keys
 
 __all__ = ["KEYS_HELP", "ConfirmScreen", "HelpScreen", "StoreErrorScreen"]
 
@@ -51,9 +51,13 @@ number under them; the selected card has a heavy border; a card just drawn is ma
 
 class HelpScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", _("Close")),
-        Binding("question_mark", "app.pop_screen", _("Close")),
+        Binding("escape", "app.pop_screen", N_("Close")),
+        Binding("question_mark", "app.pop_screen", N_("Close")),
     ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        speak_keys(self)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
@@ -69,13 +73,14 @@ class ConfirmScreen(ModalScreen[bool]):
     """A yes/no question before something that cannot be undone: y or Enter on Yes, n or Esc for no."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", _("Yes")),
-        Binding("n", "answer(False)", _("No")),
-        Binding("escape", "answer(False)", _("No")),
+        Binding("y", "answer(True)", N_("Yes")),
+        Binding("n", "answer(False)", N_("No")),
+        Binding("escape", "answer(False)", N_("No")),
     ]
 
     def __init__(self, question: Text | str) -> None:
         super().__init__()
+        speak_keys(self)
         self.question = question
 
     def compose(self) -> ComposeResult:
@@ -99,10 +104,11 @@ class ConfirmScreen(ModalScreen[bool]):
 class StoreErrorScreen(Screen[None]):
     """The database cannot be used: say why, change nothing unless the person chooses."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "app.quit", _("Quit"))]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "app.quit", N_("Quit"))]
 
     def __init__(self, message: str) -> None:
         super().__init__()
+        speak_keys(self)
         self.error_message = message
 
     def compose(self) -> ComposeResult:

@@ -17,12 +17,12 @@ from textual.widgets import Button, Footer, Header, RichLog, Static
 from ..actions import Action
 from ..errors import GinRummyError, StoreError
 from ..finish import file_finished_game, solitaire_analysis
-from ..i18n import _, pgettext
+from ..i18n import N_, _, pgettext
 from ..record import summary as record_summary
 from ..session import HUMAN, ComputerPlayerError, Session, viewer_seat
-from ..words import cannot_line, result_name
+from ..words import cannot_line, display_name, result_name
 from . import render
-from .common import SOLO, host, put
+from .common import SOLO, host, put, speak_keys
 from .dialogs import HelpScreen
 from .widgets import KEY_LABELS, HandView, PileView, ScoreSheet, TableView, palette_name
 
@@ -32,33 +32,34 @@ __all__ = ["GameScreen"]
 class GameScreen(Screen[None]):
     """The table: the hand, the piles, the opponents, the score sheet, the fairness commitments."""
 
-    # The keys' names are translated when this module is imported: the CLI chooses the language first.
+    # The keys' names in English (N_): each screen shows them in the current language (speak_keys).
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "play('draw')", _("Draw"), show=False),
-        Binding("t", "play('take')", _("Take"), show=False),
-        Binding("p", "play('pass')", _("Pass"), show=False),
-        Binding("d", "play('discard')", _("Discard"), show=False),
-        Binding("k", "play('knock')", _("Knock"), show=False),
-        Binding("g", "play('gin')", _("Gin"), show=False),
-        Binding("b", "play('big')", _("Big gin"), show=False),
-        Binding("n", "next_hand", _("Deal"), show=False),
-        Binding("h", "hint", _("Hint")),
-        Binding("o", "sort", _("Sort")),
-        Binding("m", "group", _("Group melds"), show=False),
-        Binding("c", "scores", _("Scores")),
+        Binding("s", "play('draw')", N_("Draw"), show=False),
+        Binding("t", "play('take')", N_("Take"), show=False),
+        Binding("p", "play('pass')", N_("Pass"), show=False),
+        Binding("d", "play('discard')", N_("Discard"), show=False),
+        Binding("k", "play('knock')", N_("Knock"), show=False),
+        Binding("g", "play('gin')", N_("Gin"), show=False),
+        Binding("b", "play('big')", N_("Big gin"), show=False),
+        Binding("n", "next_hand", N_("Deal"), show=False),
+        Binding("h", "hint", N_("Hint")),
+        Binding("o", "sort", N_("Sort")),
+        Binding("m", "group", N_("Group melds"), show=False),
+        Binding("c", "scores", N_("Scores")),
         Binding("left", "move(-1)", "←", show=False),
         Binding("right", "move(1)", "→", show=False),
         Binding("f", "app.toggle_display('four_colour')", "4 colours", show=False),
-        Binding("z", "app.toggle_display('large')", _("Large"), show=False),
-        Binding("x", "app.toggle_display('high_contrast')", _("Contrast"), show=False),
-        Binding("question_mark", "help", _("Keys")),
-        Binding("escape", "leave", _("Menu")),
-        Binding("q", "app.quit", _("Quit")),
+        Binding("z", "app.toggle_display('large')", N_("Large"), show=False),
+        Binding("x", "app.toggle_display('high_contrast')", N_("Contrast"), show=False),
+        Binding("question_mark", "help", N_("Keys")),
+        Binding("escape", "leave", N_("Menu")),
+        Binding("q", "app.quit", N_("Quit")),
         *[Binding(k if k != "-" else "minus", f"select({i})", show=False) for i, k in enumerate(KEY_LABELS)],
     ]
 
     def __init__(self, session: Session, game_id: str) -> None:
         super().__init__()
+        speak_keys(self)
         self.session = session
         self.game_id = game_id
         self.sort_mode = "rank"
@@ -235,7 +236,7 @@ class GameScreen(Screen[None]):
         self.sub_title = (
             _("hand {number}").format(number=obs["hand_number"])
             + " · "
-            + " – ".join(f"{p} {t}" for p, t in zip(players, obs["totals"], strict=True))
+            + " – ".join(f"{display_name(p)} {t}" for p, t in zip(players, obs["totals"], strict=True))
         )
         if v in SOLO:
             self.query_one("#piles").set_class(True, "solo")

@@ -15,12 +15,12 @@ from textual.widgets.option_list import Option
 
 from ..agents import available_agents
 from ..errors import GinRummyError, StoreError
-from ..i18n import _, ngettext
+from ..i18n import N_, _, ngettext
 from ..options import option_help, options_for
 from ..session import HUMAN, make_session
 from ..variants import seats_of, variant_names
 from ..words import default_players, display_names, variant_title
-from .common import SOLO, fmt, host, level_text
+from .common import SOLO, fmt, host, level_text, speak_keys
 from .dialogs import ConfirmScreen, HelpScreen
 from .stats import StatsScreen
 
@@ -38,16 +38,17 @@ class StartScreen(Screen[None]):
     """Choose a variant, its options, the opponents and names; resume a saved game; statistics."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+n", "start", _("Start game"), priority=True),
-        Binding("ctrl+r", "resume", _("Resume newest"), priority=True),
-        Binding("ctrl+t", "stats", _("Statistics"), priority=True),
-        Binding("ctrl+d", "delete_saved", _("Delete saved game"), show=False),
-        Binding("f1", "help", _("Keys")),
-        Binding("ctrl+q", "app.quit", _("Quit"), priority=True),
+        Binding("ctrl+n", "start", N_("Start game"), priority=True),
+        Binding("ctrl+r", "resume", N_("Resume newest"), priority=True),
+        Binding("ctrl+t", "stats", N_("Statistics"), priority=True),
+        Binding("ctrl+d", "delete_saved", N_("Delete saved game"), show=False),
+        Binding("f1", "help", N_("Keys")),
+        Binding("ctrl+q", "app.quit", N_("Quit"), priority=True),
     ]
 
     def __init__(self, variant: str | None = None) -> None:
         super().__init__()
+        speak_keys(self)
         self.variant = variant if variant in variant_names() else "classic"
         self._build = 0
         self._options_built: int | None = None
@@ -211,7 +212,7 @@ class StartScreen(Screen[None]):
                     Label(name, classes="label"),
                     control,
                     Static(
-                        f"{doc} [dim]" + _("(default {value})").format(value=fmt(default_value)) + "[/dim]",
+                        _(doc) + " [dim]" + _("(default {value})").format(value=fmt(default_value)) + "[/dim]",
                         classes="doc",
                     ),
                     classes="row option",

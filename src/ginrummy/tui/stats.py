@@ -10,10 +10,10 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Sparkline, Static
 
-from ..i18n import _, ngettext
+from ..i18n import N_, _, ngettext
 from ..variants import variant_names
 from ..words import variant_title
-from .common import host
+from .common import host, speak_keys
 
 __all__ = ["StatsScreen"]
 
@@ -22,9 +22,13 @@ class StatsScreen(Screen[None]):
     """Per variant: games, win rate, points per hand, the running average as a chart, accuracy."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("q", "app.pop_screen", "Back", show=False),
+        Binding("escape", "app.pop_screen", N_("Back")),
+        Binding("q", "app.pop_screen", N_("Back"), show=False),
     ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        speak_keys(self)
 
     def compose(self) -> ComposeResult:
         yield Header()

@@ -1,0 +1,84 @@
+"""The terminal app in Korean and Latvian (issue 18 items 4 and 5): screen snapshots at the smallest
+supported terminal (80x24) and at 120x40, the start screen and the classic game mid-hand (the
+position of tests/test_tui.py's snapshots).  `pytest --snapshot-update` rewrites them; look at
+them (tests/__snapshots__/test_i18n_tui/) before accepting a change."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ginrummy import i18n
+from ginrummy.store import Store
+from ginrummy.tui.app import GinRummyApp
+
+SIZES = {"80x24": (80, 24), "120x40": (120, 40)}
+
+
+@pytest.fixture
+def speak(request: pytest.FixtureRequest) -> Iterator[None]:
+    """The whole process speaks the test's language while the app runs (the app may run its
+    screens outside the test's context), then English again."""
+    before = i18n.current_language()
+    i18n.set_language(request.param)
+    try:
+        yield
+    finally:
+        i18n.set_language(before)
+
+
+def _snap(request: pytest.FixtureRequest) -> Any:
+    try:
+        return request.getfixturevalue("snap_compare")
+    except pytest.FixtureLookupError:
+        pytest.skip("pytest-textual-snapshot is not installed")
+
+
+def make_app(tmp_path: Path, variant: str | None = None, deal_seed: int = 11) -> GinRummyApp:
+    start = {"variant": variant, "seats": ["human", "expert"], "options": {}} if variant else None
+    return GinRummyApp(computer_delay=0, deal_seed=deal_seed, start=start, store=Store(tmp_path))
+
+
+async def _until(predicate: Any) -> None:
+    deadline = time.monotonic() + 120
+    while not predicate():
+        assert time.monotonic() < deadline, "the app did not get there"
+        await asyncio.sleep(0.003)
+
+
+@pytest.mark.parametrize("speak", ["ko", "lv"], indirect=True)
+@pytest.mark.parametrize("size", SIZES)
+def test_snapshot_start_screen(speak: None, size: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    snap_compare = _snap(request)
+
+    async def before(pilot: Any) -> None:
+        for _pause in range(3):
+            await pilot.pause(0.05)
+        await pilot.wait_for_scheduled_animations()
+
+    assert snap_compare(make_app(tmp_path), terminal_size=SIZES[size], run_before=before)
+
+
+@pytest.mark.parametrize("speak", ["ko", "lv"], indirect=True)
+@pytest.mark.parametrize("size", SIZES)
+def test_snapshot_classic_mid_hand(speak: None, size: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    snap_compare = _snap(request)
+
+    async def before(pilot: Any) -> None:
+        await pilot.press("n")
+        screen = pilot.app.screen
+        await _until(lambda: screen.session.human_to_act() is not None)
+        if "pass" in screen.legal():
+            await pilot.press("p")
+            await _until(lambda: screen.session.human_to_act() is not None)
+        await pilot.press("s", "2")
+        for _pause in range(5):
+            await pilot.pause(0.05)
+        await pilot.wait_for_scheduled_animations()
+
+    assert snap_compare(make_app(tmp_path, "classic", deal_seed=5), terminal_size=SIZES[size], run_before=before)
