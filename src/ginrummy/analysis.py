@@ -38,7 +38,9 @@ from typing import Any
 from .actions import Action
 from .agents.solitaire import PlannerAgent, SoloRules, rollout_value
 from .errors import RecordError
+from .i18n import _, ngettext
 from .variants import solo_variants
+from .words import result_name
 
 __all__ = ["Analysis", "DecisionReview", "HandReview", "analyse_record", "analyse_state"]
 
@@ -157,23 +159,48 @@ class Analysis:
         }
 
     def summary(self) -> str:
-        """A few lines for people."""
-        unit = "points" if self.units == "points" else "of gin chance"
+        """A few lines for people, in the current language (:mod:`ginrummy.i18n`)."""
+        if self.units == "points":
+            head = _(
+                "{decisions} decisions, {matches} as the planner plays (accuracy {accuracy}); "
+                "expected loss {loss} points."
+            )
+        else:
+            head = _(
+                "{decisions} decisions, {matches} as the planner plays (accuracy {accuracy}); "
+                "expected loss {loss} of gin chance."
+            )
         lines = [
-            f"{self.decisions} decisions, {self.matches} as the planner plays "
-            f"(accuracy {self.accuracy:.0%}); expected loss {self._fmt(self.expected_loss)} {unit}."
+            head.format(
+                decisions=self.decisions,
+                matches=self.matches,
+                accuracy=f"{self.accuracy:.0%}",
+                loss=self._fmt(self.expected_loss),
+            )
         ]
         for h in self.hands:
             if h.expected is None:
                 continue
             lines.append(
-                f"Hand {h.number}: {h.result}, result {self._fmt(h.actual)}, expected {self._fmt(h.expected)}, "
-                f"play cost {self._fmt(h.loss)}, luck {self._fmt(h.luck or 0.0, sign=True)}."
+                _(
+                    "Hand {number}: {result}, result {actual}, expected {expected}, play cost {cost}, luck {luck}."
+                ).format(
+                    number=h.number,
+                    result=result_name(h.result),
+                    actual=self._fmt(h.actual),
+                    expected=self._fmt(h.expected),
+                    cost=self._fmt(h.loss),
+                    luck=self._fmt(h.luck or 0.0, sign=True),
+                )
             )
         for d in self.worst():
             lines.append(
-                f"Hand {d.hand}, after {d.draws} draws: played {d.played}, the planner prefers {d.best} "
-                f"(cost {self._fmt(d.loss)})."
+                ngettext(
+                    # TRANSLATORS: the English says "draws" for one too (tests read it)
+                    "Hand {hand}, after {draws} draws: played {played}, the planner prefers {best} (cost {cost}).",
+                    "Hand {hand}, after {draws} draws: played {played}, the planner prefers {best} (cost {cost}).",
+                    d.draws,
+                ).format(hand=d.hand, draws=d.draws, played=d.played, best=d.best, cost=self._fmt(d.loss))
             )
         return "\n".join(lines)
 

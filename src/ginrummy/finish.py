@@ -7,6 +7,7 @@ from dataclasses import asdict
 from typing import Any
 
 from . import analysis
+from .i18n import _
 from .session import Session
 from .store import Store
 from .variants import find_variant
@@ -24,7 +25,10 @@ def solitaire_analysis(session: Session, rollouts: int | None = None) -> dict[st
         kwargs: dict[str, Any] = {} if rollouts is None else {"rollouts": rollouts}
         result: Any = analysis.analyse_record(session.state.to_record(), **kwargs)
     except Exception as exc:  # a failing analysis never loses the game; say why
-        return {"error": f"{type(exc).__name__}: {exc}", "summary": [f"(The analysis failed: {exc})"]}
+        return {
+            "error": f"{type(exc).__name__}: {exc}",
+            "summary": [_("(The analysis failed: {error})").format(error=exc)],
+        }
     summary = result.summary() if hasattr(result, "summary") else None
     if hasattr(result, "to_json"):
         result = result.to_json()
