@@ -100,7 +100,7 @@ def test_the_knocker_chooses_the_melds_to_spread(browser: Any, tmp_path: Path) -
             if phase in ("deal", "over"):
                 break
             if phase == "discard":
-                card = p.best_discard()
+                card = p.best_discard()  # (never the card just taken: this player only draws)
                 p.card(card).click()
                 if p.page.locator("#act-knock, #act-gin").count():
                     p.page.locator("#act-knock, #act-gin").first.click()
@@ -115,6 +115,10 @@ def test_the_knocker_chooses_the_melds_to_spread(browser: Any, tmp_path: Path) -
                     p.page.click(f'.arrangement[data-action="{chosen}"]')
                     p.wait_states_after(before)
                     continue
+                before = p.states()
+                p.card(card).click()  # a second click on the chosen card discards it
+                p.wait_states_after(before)
+                continue
             p.take_turn(rng)
         assert chosen is not None, "no knock came up"
         p.page.wait_for_function(HAND_OVER)
@@ -157,6 +161,117 @@ def test_undo_against_the_computer_on_a_phone(browser: Any, tmp_path: Path) -> N
         assert "Takebacks this game: 1" in p.page.inner_text("#takebacks")
         assert p.fits() == []
         p.shot("undo-after")
+        assert not p.errors, p.errors
+    finally:
+        p.close()
+        server.stop()
+
+
+def test_levels_and_remembered_settings(browser: Any, tmp_path: Path) -> None:
+    server, base = serve(tmp_path, seed=3)
+    p = Phone(browser, base, DESKTOP, touch=False)
+    try:
+        p.goto("/")
+        p.page.select_option("#new-variant", "oklahoma")
+        p.page.wait_for_function("() => document.querySelectorAll('#new-opponent optgroup').length === 2")
+        levels = p.page.eval_on_selector_all(
+            "#new-opponent optgroup[label='Levels'] option", "os => os.map(o => o.value)"
+        )
+        assert levels == ["beginner", "casual", "intermediate", "advanced", "expert"]  # weakest first
+        p.page.select_option("#new-opponent", "casual")
+        assert p.page.inner_text("#new-opponent-about").startswith("Casual: ")
+        p.page.fill("#new-name", "Ann")
+        p.page.click("#new-options-box summary")
+        p.page.fill("#opt-gin_bonus", "30")
+        p.shot("lobby-levels")
+        p.press("#new-start")
+        p.page.wait_for_selector("#deal")
+        assert "computer: casual" in p.page.inner_text("#opponents")
+        # another visit: the lobby is as the player left it
+        p.page.goto(base + "/")
+        p.page.click("#home-link")
+        p.page.wait_for_function("() => document.getElementById('new-variant').value === 'oklahoma'")
+        p.page.wait_for_function("() => document.getElementById('new-opponent').value === 'casual'")
+        assert p.page.input_value("#new-name") == "Ann"
+        assert p.page.input_value("#opt-gin_bonus") == "30"
+        assert not p.errors, p.errors
+    finally:
+        p.close()
+        server.stop()
+
+
+def test_watching_the_computer_play_is_kept_in_no_history(browser: Any, tmp_path: Path) -> None:
+    server, base = serve(tmp_path, seed=4)
+    p = Phone(browser, base, PHONE)
+    try:
+        p.goto("/")
+        p.page.select_option("#new-variant", "solitaire")
+        p.page.check("#new-watch")
+        p.page.wait_for_function("() => !document.getElementById('new-opponent').hidden")
+        p.page.select_option("#new-opponent", "greedy")
+        set_option(p.page, "scoring", "none")
+        p.press("#new-start")
+        p.page.wait_for_selector("#deal")
+        for _ in range(30):
+            if p.attr("game-over") == "true":
+                break
+            p.deal()
+            p.page.wait_for_function(HAND_OVER)
+            assert "you are watching" in p.page.inner_text("#hand-title")
+            # the person never acts: no action of the player's own is offered
+            assert p.page.locator("#actions button:not(#deal):not(#new-game)").count() == 0
+        assert p.attr("game-over") == "true"
+        p.shot("watched-over")
+        stats = p.page.evaluate("async () => (await fetch('/api/stats')).json()")
+        assert stats["variants"] == {}  # watched games are nobody's: filed in no history
+        saved = p.page.evaluate("async () => (await fetch('/api/saved')).json()")
+        assert saved["games"] == []
+        assert not p.errors, p.errors
+    finally:
+        p.close()
+        server.stop()
+
+
+def touch_drag(page: Any, start: tuple[float, float], end: tuple[float, float], steps: int = 8) -> None:
+    """A finger's drag, as the touch screen reports it (Chrome DevTools' touch events)."""
+    cdp = page.context.new_cdp_session(page)
+    (x0, y0), (x1, y1) = start, end
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for k in range(1, steps + 1):
+        x, y = x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def centre(page: Any, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    return box["x"] + min(box["width"] / 2, 12), box["y"] + box["height"] / 2
+
+
+def test_reordering_the_hand_by_touch_on_a_phone(browser: Any, tmp_path: Path) -> None:
+    server, base = serve(tmp_path, seed=5)
+    p = Phone(browser, base, PHONE)
+    try:
+        p.start("classic")
+        p.deal()
+        p.page.wait_for_function("() => document.querySelectorAll('#hand .card').length >= 10")
+        p.settled()
+        order = p.hand()
+        moved, onto = order[0], order[4]
+        touch_drag(
+            p.page,
+            centre(p.page, f'#hand .card[data-card="{moved}"]'),
+            centre(p.page, f'#hand .card[data-card="{onto}"]'),
+        )
+        p.page.wait_for_function(f"() => document.querySelectorAll('#hand .card')[4].dataset.card === '{moved}'")
+        new = p.hand()
+        assert new == [*order[1:5], moved, *order[5:]][: len(new)] or new.index(moved) == 4
+        assert p.fits() == []
+        p.shot("touch-reordered")
+        p.page.reload()
+        p.page.wait_for_function(f"() => document.querySelectorAll('#hand .card')[4]?.dataset.card === '{moved}'")
         assert not p.errors, p.errors
     finally:
         p.close()

@@ -126,7 +126,13 @@ class TablePlay:
         """A solitaire just finished: analyse it (as the terminal app does) and file the analysis
         with the game, so that browser games get an accuracy figure too (call with the lock held)."""
         st = table.session.state
-        if st.game_over and st.variant in SOLO and table.analysis is None and table.analysing is None:
+        if (
+            st.game_over
+            and st.variant in SOLO
+            and not table.session.watched
+            and table.analysis is None
+            and table.analysing is None
+        ):
             table.analysing = asyncio.create_task(self._analyse(table))
 
     async def _analyse(self, table: Table) -> None:

@@ -201,6 +201,7 @@ SCHEMAS: dict[str, dict[str, Field]] = {
         "opponent": Field(_string(32, _AGENT, "a computer player's name")),
         "options": Field(_options),
         "name": _NAME,
+        "watch": Field(_bool),  # computer players in every seat; the person watches (no history)
     },
     # a table for several people; "seats" are the other seats in order: "person" or a computer
     "create_table": {

@@ -24,6 +24,8 @@ class _Snapshot:
     def __init__(self, session: Session) -> None:
         self.state = session.state.clone()
         self.seats = list(session.seats)
+        self.watched = session.watched  # computer players only: filed in nobody's history
+        self.takebacks = session.takebacks
         self._json = session.to_json()
 
     def to_json(self) -> dict[str, Any]:
@@ -88,7 +90,10 @@ class Saver:
                 async with table.lock:
                     snap = _Snapshot(table.session)
                 try:
-                    await asyncio.to_thread(self.store.save_game, game_id, cast(Session, snap))
+                    if snap.watched and snap.state.game_over:  # nobody's game: into no history
+                        await asyncio.to_thread(self.store.delete_game, game_id)
+                    else:
+                        await asyncio.to_thread(self.store.save_game, game_id, cast(Session, snap))
                     self.saves += 1
                 except (StoreError, GinRummyError, OSError) as exc:  # keep serving; report it
                     self.errors += 1

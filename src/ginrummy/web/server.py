@@ -33,6 +33,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..agents import available_agents
+from ..agents.levels import LEVEL_DESCRIPTIONS, LEVELS
 from ..errors import GinRummyError, StoreError
 from ..names import safe_display_name
 from ..options import option_help
@@ -53,7 +54,7 @@ from .protocol import (
 )
 from .quotas import ClientQuotas, Quotas
 from .rulebook import variant_rules
-from .table import Table, default_opponent
+from .table import Table, default_opponent, default_player
 from .tables import CUT_OPTIONS, TableManager
 
 __all__ = ["STATIC_DIR", "Quotas", "create_app"]
@@ -143,6 +144,13 @@ def create_app(
                 ],
                 "agents": [] if variant.solo else available_agents(v),
                 "default_agent": default_opponent(v),
+                # the playing levels, weakest first, with what each does (ginrummy.agents.levels)
+                "levels": [
+                    {"name": n, "description": LEVEL_DESCRIPTIONS[n]} for n in LEVELS if n in available_agents(v)
+                ],
+                # watching: the computer players that can play every seat (the solitaires' too)
+                "players": available_agents(v),
+                "default_player": default_player(v),
             }
         return JSONResponse(
             {
@@ -337,7 +345,7 @@ def create_app(
                 )
         if kind == "new":
             table, seat, token = await manager.create_solo(
-                msg["variant"], msg.get("options"), msg.get("opponent"), msg.get("name")
+                msg["variant"], msg.get("options"), msg.get("opponent"), msg.get("name"), msg.get("watch", False)
             )
             await seat_client(conn, table, seat, token)
             return

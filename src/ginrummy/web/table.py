@@ -17,7 +17,7 @@ from ..session import HUMAN, Session
 from ..variants import solo_variants
 from .protocol import variant_facts
 
-__all__ = ["JOKER_SEAT", "Client", "Table", "default_opponent"]
+__all__ = ["JOKER_SEAT", "Client", "Table", "default_opponent", "default_player"]
 
 
 class Client(Protocol):
@@ -40,8 +40,11 @@ _OPPONENT_PREFERENCE = ("expert", "planner", "greedy", "random")
 
 def default_opponent(variant: str) -> str | None:
     """The strongest computer player available for ``variant`` (None in the solitaires)."""
-    if variant in SOLO:
-        return None
+    return None if variant in SOLO else default_player(variant)
+
+
+def default_player(variant: str) -> str | None:
+    """The strongest computer player that plays ``variant`` (in the solitaires, the player's seat)."""
     agents = available_agents(variant)
     for name in _OPPONENT_PREFERENCE:
         if name in agents:
@@ -160,6 +163,7 @@ class Table:
         info["roles"] = None if roles is None else roles._asdict()  # three: box, captain, sitter
         info["defender"] = self.session.defender()  # who defended the knock or gin that ended the hand
         info["target"] = self.session.game_target
+        info["watching"] = self.session.watched  # computer players only: the person watches seat 0
         info["undo"] = self.kind == "solo" and self.session.can_undo(seat)  # a decision to take back now
         info["takebacks"] = self.session.takebacks
         info["choose_melds"] = getattr(st.options, "knocker_arrangement", "auto") == "choose"

@@ -28,7 +28,7 @@ from ..words import default_players
 from .play import TablePlay
 from .protocol import TABLE_VARIANTS, ProtocolError
 from .quotas import Quotas
-from .table import JOKER_SEAT, Client, Table, default_opponent
+from .table import JOKER_SEAT, Client, Table, default_opponent, default_player
 
 __all__ = ["Quotas", "TableManager"]
 
@@ -104,10 +104,24 @@ class TableManager(TablePlay):
         return session.cut()
 
     async def create_solo(
-        self, variant: str, options: dict[str, Any] | None, opponent: str | None, name: str | None
+        self,
+        variant: str,
+        options: dict[str, Any] | None,
+        opponent: str | None,
+        name: str | None,
+        watch: bool = False,
     ) -> tuple[Table, int, str]:
-        """A game of one person (seat 0) against computer players (or the Joker)."""
+        """A game of one person (seat 0) against computer players (or the Joker); with ``watch``,
+        ``opponent`` (default: the strongest) plays every seat and the person watches seat 0's
+        view: such a game is filed in nobody's history (:attr:`Session.watched`)."""
         n = seats_of(variant) if variant in variant_names() else 2
+        if watch:
+            agent = opponent or default_player(variant)
+            self._check_agent(variant, agent)
+            assert agent is not None
+            seats = [agent, JOKER_SEAT] if variant in SOLO else [agent] * n
+            session = self._new_session(variant, options, seats, default_players(variant, seats))
+            return await self._register(session, kind="solo", hints=False, cut=self._cut(session, options))
         if variant in SOLO:
             if opponent not in (None, JOKER_SEAT):
                 raise ProtocolError("bad_message", f"{variant} is played against the Joker; leave out 'opponent'")

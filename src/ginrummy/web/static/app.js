@@ -56,6 +56,19 @@
       /* private mode: play on without saving */
     }
   }
+  /** The lobby's choices, remembered for next time: the game, the computer player and the
+   * options of each game, the names, watching, and the table's game and hints. */
+  function settings() {
+    return Object.assign({ opponents: {}, options: {} }, load("ginrummy.settings", {}));
+  }
+  function saveSettings(change) {
+    const s = settings();
+    for (const [k, v] of Object.entries(change)) {
+      if (k === "opponents" || k === "options") s[k] = Object.assign(s[k] || {}, v);
+      else s[k] = v;
+    }
+    store("ginrummy.settings", s);
+  }
   const prefs = Object.assign({ four: false, large: false, contrast: false, sort: "suit" }, load("ginrummy.prefs", {}));
   /** Variant facts from the server (titles, solitaire or not): the page tests no variant name. */
   function variantInfo(v) {
@@ -249,7 +262,11 @@
     const t = S.table;
     if (!t || !t.seats[seat]) return `Seat ${seat + 1}`;
     const n = t.seats[seat].name;
-    return seat === S.seat && n !== "You" ? `${n} (you)` : n;
+    return seat === S.seat && n !== "You" && !watching() ? `${n} (you)` : n;
+  }
+  /** A game of computer players only: the person watches seat 0 and never acts. */
+  function watching() {
+    return !!(S.table && S.table.watching);
   }
   function facts() {
     return (S.table && S.table.facts) || {};
@@ -378,6 +395,7 @@
     S.table = msg.table;
     S.log = Array.isArray(msg.log) ? msg.log : null; // the session's move log, as this seat may read it
     const o = S.obs;
+    if (watching()) o.to_act = false; // a computer plays the seat watched: the person never acts
     if (o.next_commitment) rememberCommitment(S.game, String(o.hand_number + 1), o.next_commitment);
     if (o.commitment && !commitments(S.game)[String(o.hand_number)]) {
       // Joined after the deal: remember what we were shown, flagged as seen late.
@@ -531,7 +549,7 @@
     let text;
     if (o.game_over) {
       const w = o.winner;
-      text = w === null || w === undefined ? "Game over: a tie." : `Game over: ${w === S.seat ? "you win" : name(w) + " wins"}.`;
+      text = w === null || w === undefined ? "Game over: a tie." : `Game over: ${w === S.seat && !watching() ? "you win" : name(w) + " wins"}.`;
     } else if (o.phase === "deal") {
       if (t.waiting_for && t.waiting_for.length) {
         const n = t.waiting_for.length;
@@ -902,6 +920,7 @@
       node.style.setProperty("--tilt", `${((idx - (hand.length - 1) / 2) * 1.1).toFixed(2)}deg`);
       if (inMeld) node.append(el("span", { class: "tag", "aria-hidden": "true" }, `M${inMeld}`));
       node.addEventListener("click", () => clickCard(card));
+      node.addEventListener("pointerdown", (ev) => touchDrag(ev, card, node));
       node.addEventListener("keydown", (ev) => handKey(ev, card, hand));
       node.addEventListener("dragstart", (ev) => {
         S.dragging = card;
@@ -928,6 +947,7 @@
     });
     if (!hand.length) box.append(el("p", {}, o.phase === "deal" ? "" : "You hold no cards this hand."));
     if (S.table && S.table.seats[S.seat]) fill($("you-badges"), seatBadges(S.seat));
+    $("hand-title").textContent = watching() ? `${name(S.seat)}'s hand (you are watching)` : "Your hand";
     const dw = o.deadwood;
     $("deadwood").textContent = dw === undefined ? "" : `Deadwood: ${dw}`;
     const melds = $("melds");
@@ -941,7 +961,48 @@
     sortBtn.setAttribute("aria-pressed", "false");
   }
 
+  /** Dragging by touch (HTML drag and drop serves the mouse only): a finger moves a card onto
+   * another card of the hand (it takes that place, the order is kept) or onto the discard pile (it
+   * is discarded, where that is legal). */
+  function touchDrag(ev, card, node) {
+    if (ev.pointerType !== "touch" && ev.pointerType !== "pen") return;
+    const start = { x: ev.clientX, y: ev.clientY };
+    let moving = false;
+    const move = (e) => {
+      if (e.pointerId !== ev.pointerId) return;
+      const dx = e.clientX - start.x;
+      const dy = e.clientY - start.y;
+      if (!moving && Math.hypot(dx, dy) < 10) return;
+      moving = true;
+      node.classList.add("dragging");
+      node.style.pointerEvents = "none"; // so that what is under the finger can be found
+      node.style.transform = `translate(${dx}px, ${dy}px)`;
+      $("pile") && $("pile").classList.toggle("drop-ok", !!document.elementFromPoint(e.clientX, e.clientY)?.closest("#pile") && can(`discard ${card}`));
+    };
+    const end = (e) => {
+      if (e.pointerId !== ev.pointerId) return;
+      document.removeEventListener("pointermove", move);
+      document.removeEventListener("pointerup", end);
+      document.removeEventListener("pointercancel", end);
+      if (!moving) return;
+      node.classList.remove("dragging");
+      node.style.transform = "";
+      node.style.pointerEvents = "";
+      if ($("pile")) $("pile").classList.remove("drop-ok");
+      S.dragEnded = Date.now(); // the click that may follow a drag does not choose the card
+      if (e.type === "pointercancel") return;
+      const under = document.elementFromPoint(e.clientX, e.clientY);
+      const target = under && under.closest("#hand .card");
+      if (target && target.dataset.card !== card) moveCard(card, displayHand().indexOf(target.dataset.card));
+      else if (under && under.closest("#pile") && can(`discard ${card}`)) act(`discard ${card}`);
+    };
+    document.addEventListener("pointermove", move);
+    document.addEventListener("pointerup", end);
+    document.addEventListener("pointercancel", end);
+  }
+
   function clickCard(card) {
+    if (S.dragEnded && Date.now() - S.dragEnded < 400) return; // the end of a drag, not a tap
     const o = S.obs;
     if (S.selected === card && o.to_act && can(`discard ${card}`)) {
       S.selected = null;
@@ -1383,7 +1444,9 @@
   async function renderLobby() {
     const info = await loadInfo().catch(() => null);
     if (info) {
+      const first = !$("new-variant").options.length;
       fillVariants(info);
+      if (first) restoreSettings(info);
       fillOpponents(info);
       fillOptions(info);
       fillTableSeats(info);
@@ -1392,14 +1455,42 @@
     loadSaved(info);
   }
 
+  /** The lobby as the player left it last time (remembered in localStorage). */
+  function restoreSettings(info) {
+    const s = settings();
+    if (s.variant && info.variants[s.variant]) $("new-variant").value = s.variant;
+    if (s.tableVariant && info.table_variants.includes(s.tableVariant)) $("table-variant").value = s.tableVariant;
+    if (typeof s.name === "string") $("new-name").value = s.name;
+    if (typeof s.tableName === "string") $("table-name").value = s.tableName;
+    $("new-watch").checked = !!s.watch;
+    $("table-hints").checked = !!s.tableHints;
+  }
+
+  /** The computer players of the game chosen: the levels first (with what each does), then the
+   * others; watching, the players that can take every seat (the solitaires' too). */
   function fillOpponents(info) {
     const v = $("new-variant").value;
+    const f = info.variants[v];
+    const watch = $("new-watch").checked;
     const sel = clear($("new-opponent"));
-    const agents = info.variants[v].agents;
-    const solo = info.variants[v].solo;
-    $("new-opponent").hidden = solo;
-    $("new-opponent-label").hidden = solo;
-    for (const a of agents) sel.append(el("option", { value: a, selected: a === info.variants[v].default_agent }, agentLabel(a)));
+    const agents = watch ? f.players : f.agents;
+    $("new-opponent").hidden = !agents.length;
+    $("new-opponent-label").hidden = !agents.length;
+    $("new-opponent-label").textContent = watch ? "Computer player (every seat)" : "Computer player";
+    const saved = settings().opponents[watch ? `${v}:watch` : v];
+    const pick = agents.includes(saved) ? saved : watch ? f.default_player : f.default_agent;
+    const option = (a) => el("option", { value: a, selected: a === pick }, agentLabel(a));
+    const levels = (f.levels || []).map((l) => l.name).filter((n) => agents.includes(n));
+    const others = agents.filter((a) => !levels.includes(a));
+    if (levels.length) sel.append(el("optgroup", { label: "Levels" }, levels.map(option)));
+    if (others.length && levels.length) sel.append(el("optgroup", { label: "Other computer players" }, others.map(option)));
+    else others.forEach((a) => sel.append(option(a)));
+    describeOpponent(info);
+  }
+  function describeOpponent(info) {
+    const f = info.variants[$("new-variant").value];
+    const level = (f.levels || []).find((l) => l.name === $("new-opponent").value);
+    $("new-opponent-about").textContent = level && !$("new-opponent").hidden ? `${agentLabel(level.name)}: ${level.description}.` : "";
   }
 
   function agentLabel(a) {
@@ -1418,6 +1509,11 @@
         input = el("select", { id, "data-opt": opt.name }, opt.choices.map((c, k) => el("option", { value: c, selected: c === opt.default }, (opt.choice_labels || [])[k] || String(c))));
       } else {
         input = el("input", { type: "number", id, "data-opt": opt.name, value: String(opt.default), min: "0", step: "1" });
+      }
+      const saved = (settings().options[v] || {})[opt.name]; // the value chosen last time
+      if (saved !== undefined) {
+        if (input.type === "checkbox") input.checked = !!saved;
+        else if (input.tagName === "SELECT" ? opt.choices.includes(saved) : true) input.value = String(saved);
       }
       box.append(el("div", { class: "opt" }, el("label", { for: id }, opt.label || opt.name), input, el("small", {}, opt.doc)));
     }
@@ -1879,17 +1975,23 @@
     });
     $("sort-toggle").addEventListener("click", toggleSort);
     $("new-variant").addEventListener("change", () => S.info && (fillOpponents(S.info), fillOptions(S.info)));
+    $("new-watch").addEventListener("change", () => S.info && fillOpponents(S.info));
+    $("new-opponent").addEventListener("change", () => S.info && describeOpponent(S.info));
     $("table-variant").addEventListener("change", () => S.info && fillTableSeats(S.info));
     $("form-new").addEventListener("submit", async (ev) => {
       ev.preventDefault();
       const info = await loadInfo();
       const v = $("new-variant").value;
       const msg = { type: "new", variant: v };
-      if (!info.variants[v].solo && $("new-opponent").value) msg.opponent = $("new-opponent").value;
+      const watch = $("new-watch").checked;
+      if (watch) msg.watch = true;
+      const opp = $("new-opponent").value;
+      if ((watch || !info.variants[v].solo) && opp) msg.opponent = opp;
       const nm = $("new-name").value.trim();
       if (nm) msg.name = nm;
       const opts = readOptions(info);
       if (Object.keys(opts).length) msg.options = opts;
+      saveSettings({ variant: v, name: nm, watch, opponents: opp ? { [watch ? `${v}:watch` : v]: opp } : {}, options: { [v]: opts } });
       send(msg);
     });
     $("form-table").addEventListener("submit", (ev) => {
@@ -1898,6 +2000,7 @@
       const msg = { type: "create_table", variant: $("table-variant").value, seats: others, hints: $("table-hints").checked };
       const nm = $("table-name").value.trim();
       if (nm) msg.name = nm;
+      saveSettings({ tableVariant: msg.variant, tableName: nm, tableHints: msg.hints });
       send(msg);
     });
     $("form-join").addEventListener("submit", (ev) => {
