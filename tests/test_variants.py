@@ -199,3 +199,62 @@ def test_the_fronts_tables_agree_with_the_registry() -> None:
 
     assert {v.name: v.title for v in VARIANTS} == VARIANT_TITLES
     assert tuple(TABLE_VARIANTS) == tuple(v.name for v in VARIANTS if v.table)
+
+
+# --- The variants' rules as plug-ins (ginrummy.rules) ------------------------------------------
+
+
+def test_every_variant_has_its_rules_class() -> None:
+    from ginrummy.rules import RULES, Rules, rules_for
+
+    assert tuple(RULES) == variant_names()
+    for name, cls in RULES.items():
+        assert issubclass(cls, Rules) and cls.name == name and cls.facts is find_variant(name)
+        assert rules_for(name) is cls
+    with pytest.raises(OptionError, match="unknown variant"):
+        rules_for("canasta")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_state_plays_by_its_variants_rules(name: str) -> None:
+    from ginrummy.rules import rules_for
+
+    s = State.new(name)
+    rules = s._rules
+    assert type(rules) is rules_for(name) and rules.options is s.options
+    assert s.players == rules_for(name).default_players()
+    s.deal(seed=3)
+    assert s.active_seats == rules.active_seats(s)
+    assert s.legal_actions() == rules.legal(s) or s.is_hand_over
+
+
+def test_a_rules_object_is_a_value() -> None:
+    """Copies of a state share its rules: the object never changes, copies of it are itself."""
+    import copy
+
+    s = State.new("three", {"cut_ties": "suit_order"})
+    r = s._rules
+    assert copy.copy(r) is r and copy.deepcopy(r) is r
+    assert r == State.new("three", {"cut_ties": "suit_order"})._rules != State.new("three")._rules
+    assert hash(r) == hash(State.new("three", {"cut_ties": "suit_order"})._rules)
+    s.cut(seed=1)  # the cut changes the options: the state gets a new rules object for them
+    assert s._rules is not r and s._rules.options is s.options and r.options is not s.options
+
+
+def _attribute_reads(path: Path, name: str) -> list[int]:
+    """Lines reading ``<anything>.<name>.<attribute>`` in a module."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute) and node.value.attr == name
+    ]
+
+
+def test_the_engine_asks_its_rules_and_branches_on_no_fact() -> None:
+    """State reads one fact (the number of seats); every other rule is its variant's."""
+    engine = SRC / "engine.py"
+    text = engine.read_text(encoding="utf-8")
+    assert len(_attribute_reads(engine, "facts")) == 1 and "self.facts.seats" in text
+    for option_class in ("TableOptions", "ThreeOptions", "SolitaireOptions", "GinSolitaireOptions"):
+        assert option_class not in text, option_class

@@ -14,6 +14,10 @@ seed) or an explicit deck.  Decisions go through :meth:`State.apply`; an illegal
 :class:`IllegalAction` naming the legal ones and leaves the state untouched.  Each seat gets an
 :meth:`State.observation` holding only what that seat may know.  Rule numbers in comments refer
 to docs/rules.md.
+
+The rules are the variant's (:mod:`ginrummy.rules`): a state holds the game's data (it is a
+:class:`~ginrummy.rules.hand.Match`), checks and records each action, keeps the undo stack and
+asks its variant's rules object for everything else; it tests no variant.
 """
 
 from __future__ import annotations
@@ -21,56 +25,18 @@ from __future__ import annotations
 import copy
 import operator
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
-from .actions import (
-    ACTIONS,
-    BIG_GIN,
-    DISCARD,
-    DRAW,
-    GIN,
-    KNOCK,
-    KNOCK_NO_DISCARD,
-    NUM_ACTIONS,
-    PASS,
-    TAKE,
-    Action,
-    action_id,
-)
-from .cards import JOKER, Card, CardSet, ShuffleStream, format_cards, full_pack, new_seed, shuffled
+from .actions import ACTIONS, BIG_GIN, GIN, KNOCK, KNOCK_NO_DISCARD, NUM_ACTIONS, Action, action_id
+from .cards import Card, CardSet, format_cards, new_seed
 from .errors import IllegalAction, OptionError, RecordError
-from .melds import (
-    Arrangement,
-    all_melds,
-    best_arrangement,
-    best_defense,
-    best_discard_deadwood,
-    deadwood_after_each,
-    is_meld,
-    lay_off_all,
-    min_deadwood,
-)
+from .melds import Arrangement, all_melds, is_meld
 from .observe import MaskObservation, observe, observe_masks
-from .options import (
-    GinSolitaireOptions,
-    Options,
-    SolitaireOptions,
-    TableOptions,
-    ThreeOptions,
-    options_for,
-    show,
-)
-from .scoring import (
-    HollywoodSheet,
-    game_final_parts,
-    oklahoma_knock_limit,
-    solitaire_points,
-    table_hand_points,
-    three_rotation,
-)
-from .variants import VARIANTS, Variant, find_variant, solo_variants, table_variants
+from .options import Options, options_for, show
+from .rules import Cut, HandLog, HandResult, Match, Phase, ResultKind, Rules, rules_for
+from .rules.cut import cut_order
+from .rules.hand import PH_DEAL, PH_DISCARD, PH_OPENING, PH_OVER
+from .variants import VARIANTS, find_variant, solo_variants, table_variants
 
 __all__ = ["RECORD_FORMAT", "SEATS", "Cut", "HandResult", "Phase", "ResultKind", "State"]
 
@@ -79,134 +45,9 @@ SEATS = {v.name: v.seats for v in VARIANTS}  # read from the registry (ginrummy.
 TABLE = table_variants()
 SOLO = solo_variants()
 
-
-def _verb(name: str, verb: str) -> str:
-    """``knocks`` after a name, ``knock`` after "You" (the default name of a person's seat)."""
-    if name != "You":
-        return verb
-    return "go" if verb == "goes" else verb[:-1]
-
-
-class _SuitDiscards(dict[int, tuple[Action, ...]]):
-    """Key ``s << 13 | x`` (suit ``s``, 13-bit pattern ``x``) -> the discard actions of those cards,
-    in card order (so four lookups list a hand's discards by action id).  Filled on first use."""
-
-    def __missing__(self, key: int) -> tuple[Action, ...]:
-        s, x = key >> 13, key & 0x1FFF
-        v = tuple(DISCARD[13 * s + r] for r in range(13) if x >> r & 1)
-        self[key] = v
-        return v
-
-
-_SUIT_DISCARDS = _SuitDiscards()
-
-
-class Phase(StrEnum):
-    """Where a hand stands; each value equals today's string (records and the wire are unchanged)."""
-
-    DEAL = "deal"  # waiting for the next deal (a chance node)
-    UPCARD = "upcard"  # rule 1.4: take or pass the first upcard
-    DRAW = "draw"  # draw from the stock or take the discard
-    DISCARD = "discard"  # holding 11: discard, knock or gin
-    OPENING = "opening"  # solitaire with end_before_first_draw: declare the dealt ten, or draw
-    OVER = "over"  # the game is over
-
-
+_HandLog = HandLog  # its name before the rules moved to ginrummy.rules
 # Module constants for the hot paths (an enum member read through its class costs about 0.2 us).
-_DEAL = Phase.DEAL
-_UPCARD = Phase.UPCARD
-_DRAW = Phase.DRAW
-_DISCARD = Phase.DISCARD
-_OPENING = Phase.OPENING
-_OVER = Phase.OVER
-
-
-class ResultKind(StrEnum):
-    """How a hand ended; each value equals the record's ``result`` string (RECORD.md)."""
-
-    GIN = "gin"
-    BIG_GIN = "big-gin"
-    KNOCK = "knock"
-    UNDERCUT = "undercut"
-    JOKER = "joker"  # solitaire: the joker came first
-    DRAW = "draw"  # the wall: a void hand
-    REDEAL = "redeal"  # solitaire: the joker was dealt
-
-
-@dataclass(frozen=True)
-class HandResult:
-    """How a hand ended and what each seat scored (points are in seat order)."""
-
-    result: ResultKind  # gin, big-gin, knock, undercut, joker, draw (the wall), redeal
-    points: tuple[int, ...]
-    deadwood: tuple[int, ...]
-    winner: int | None = None  # the seat that scored, if any
-    knocker: int | None = None
-    counted: int | None = None  # solitaire: cards turned before the joker
-    knocker_melds: tuple[tuple[Card, ...], ...] = ()
-    knocker_unmatched: tuple[Card, ...] = ()
-    defender_melds: tuple[tuple[Card, ...], ...] = ()
-    laid_off: tuple[Card, ...] = ()
-    defender_unmatched: tuple[Card, ...] = ()
-    counted_cards: tuple[Card, ...] = ()
-    explanation: tuple[str, ...] = ()
-    doubled: bool = False  # Oklahoma: the spades double applied (rule 1b.3)
-    defender: int | None = None
-    """The seat that defended the knock or gin (in the solitaires the Joker, seat 1); None when
-    nobody knocked.  Not in :meth:`to_json` (the web protocol and records are unchanged)."""
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "result", ResultKind(self.result))
-
-    def to_json(self) -> dict[str, Any]:
-        def cs(cards: Iterable[Card]) -> list[str]:
-            return [str(c) for c in cards]
-
-        out: dict[str, Any] = {
-            "result": str(self.result),
-            "deadwood": list(self.deadwood),
-            "points": list(self.points),
-            "winner": self.winner,
-            "knocker": self.knocker,
-        }
-        if self.counted is not None:
-            out["counted"] = self.counted
-            out["counted_cards"] = cs(self.counted_cards)
-        if self.knocker is not None:
-            out["knocker_melds"] = [cs(m) for m in self.knocker_melds]
-            out["knocker_unmatched"] = cs(self.knocker_unmatched)
-            out["defender_melds"] = [cs(m) for m in self.defender_melds]
-            out["laid_off"] = cs(self.laid_off)
-            out["defender_unmatched"] = cs(self.defender_unmatched)
-        out["explanation"] = list(self.explanation)
-        if self.doubled:
-            out["doubled"] = True
-        return out
-
-
-@dataclass(frozen=True)
-class Cut:
-    """The cut before the first deal: for the first dealer (rule 1.2, the lower card deals) or the
-    roles of three-player Gin (rule 2.1, highest in the box, then captain, then sitter)."""
-
-    rounds: tuple[tuple[tuple[int, Card], ...], ...]
-    """Each round of cutting as (seat, card) pairs: the first has every seat, re-cuts the tied ones."""
-    order: tuple[int, ...]
-    """The seats from the highest cut to the lowest, ties resolved."""
-    dealer: int
-    """The seat that deals the first hand (in ``three`` the box)."""
-    roles: tuple[int, int, int] | None = None
-    """``three``: the first hand's (box, captain, sitter)."""
-
-
-@dataclass
-class _HandLog:
-    deck: list[Card]
-    seed: int | None
-    actions: list[Action] = field(default_factory=list)
-    seats: list[int | None] = field(default_factory=list)  # who took each action
-    commitment: str | None = None
-    public: list[dict[str, Any]] = field(default_factory=list, repr=False)  # observe.py's cache
+_DEAL, _DISCARD, _OPENING, _OVER = PH_DEAL, PH_DISCARD, PH_OPENING, PH_OVER
 
 
 # The undo stack (push/pop, python-chess style).  A snapshot keeps the fields one step may change:
@@ -230,29 +71,25 @@ _Snapshot = tuple[
 _Stack = tuple[_Snapshot, "_Stack"] | None
 
 
-class State:
+class State(Match):
     """A game of any variant: the current hand, the score sheet and the record so far."""
 
     # ------------------------------------------------------------------ construction
     def __init__(self, variant: str, options: Options, players: Sequence[str]) -> None:
         self.variant = variant
         # The variant's fixed facts (ginrummy.variants): ask them, never compare self.variant.
-        self.facts: Variant = find_variant(variant)
-        self.options = options
+        self.facts = find_variant(variant)
+        self._set_options(options)
         self.players = list(players)
         self.num_seats = self.facts.seats
-        self.logs: list[_HandLog] = []
+        self.logs: list[HandLog] = []
         self.results: list[HandResult] = []
         self.totals = [0] * self.num_seats
         self.hands_won = [0] * self.num_seats
-        self.hollywood = HollywoodSheet(options.hollywood_target) if self.facts.three_games else None  # type: ignore[union-attr]
-        # Table games: the seat that deals the next hand; three: (box, captain, sitter).  The first
-        # hand's come from the options (RECORD.md: seat 0 deals first unless the cut said otherwise).
-        self.dealer = options.first_dealer if isinstance(options, TableOptions) else 0
-        self.roles: tuple[int, int, int] = (0, 1, 2)
-        if isinstance(options, ThreeOptions):
-            box, captain = options.first_box, options.first_captain
-            self.roles = (box, captain, 3 - box - captain)
+        # The rules set the dealer of the next hand (table games), the roles (box, captain, sitter)
+        # or Hollywood's sheet: the first hand's come from the options (RECORD.md: seat 0 deals
+        # first unless the cut said otherwise).
+        self._rules.new_game(self)
         self.game_over = False
         self.winner: int | None = None
         self._history: _Stack = None  # push/pop undo stack
@@ -260,6 +97,13 @@ class State:
         # The score sheet before the last hand's result (a layoff takes the result back).
         self._saved: tuple[Any, ...] = ()
         self._reset_hand()
+
+    def _set_options(self, options: Options) -> None:
+        """The game's options and its variant's rules made from them (their hot methods bound once)."""
+        self.options = options
+        self._rules: Rules = rules_for(self.variant)(options)
+        self._play = self._rules.play
+        self._legal_of = self._rules.legal
 
     @classmethod
     def new(
@@ -275,7 +119,7 @@ class State:
         opts = options_for(variant, options)  # OptionError for a bad variant or option
         n = SEATS[variant]
         if players is None:
-            players = ["You", "Joker"] if find_variant(variant).solo else [f"Player {i + 1}" for i in range(n)]
+            players = rules_for(variant).default_players()
         if isinstance(players, (str, bytes)) or not isinstance(players, Iterable):
             raise OptionError(f"players must be a list of {n} names, got {show(players)}")
         players = list(players)
@@ -288,22 +132,7 @@ class State:
         return state
 
     def _reset_hand(self) -> None:
-        self.phase = _OVER if self.game_over else _DEAL
-        self.hands: list[int] = [0] * self.num_seats  # masks
-        self.stock: list[Card] = []  # top is the END of the list
-        self.pile: list[Card] = []  # discard pile, top at the end (solitaire: unused)
-        self.out_of_play: list[Card] = []  # gin-solitaire face-down discards; solitaire: under the joker
-        self.current: int | None = None
-        self.taken: Card | None = None  # card taken from the discard pile this turn
-        self.upcard: Card | None = None
-        self.passes = 0
-        self.must_draw = False  # rule 1.4.3: after both refuse, the non-dealer draws from the stock
-        self.opening = False  # gin-solitaire opening discard
-        self.draws = 0  # solitaires: cards drawn from the deck this hand (the joker included)
-        self.known: list[int] = [0] * self.num_seats  # cards a seat is known (publicly) to hold
-        self.hand_result: HandResult | None = None
-        self._knock_melds: tuple[tuple[Card, ...], ...] = ()
-        self._last_knocker: int | None = None
+        self.reset_hand()
         self._legal: list[Action] | None = None
         self._legal_ids: tuple[list[Action], tuple[int, ...]] | None = None  # (the _legal they are of, ids)
 
@@ -329,75 +158,23 @@ class State:
         neither, a fresh ``secrets`` seed).  Only before the first deal, and not in the solitaires.
         The result is kept in the options (``first_dealer``; ``first_box``, ``first_captain``), so the record says
         who dealt first; the cut itself is not undone by :meth:`undo`."""
-        if self.facts.solo:
+        if not self._rules.cuts:
             raise IllegalAction(f"there is no cut in {self.variant}")
         if self.logs:
             raise IllegalAction("the cut comes before the first deal")
         if cards is not None and seed is not None:
             raise IllegalAction("cut with cards or a seed, not both")
-        if cards is not None:
-            if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
-                raise IllegalAction(f"cut cards must be a list of cards, got {show(cards)}")
-            given = [c if isinstance(c, Card) else Card.parse(c) for c in cards]
-            if any(c.is_joker for c in given):
-                raise IllegalAction("the joker is not in the pack that is cut")
-            supply = iter(given)
-
-            def draw(k: int) -> list[Card]:
-                got = [c for _, c in zip(range(k), supply, strict=False)]
-                if len(got) < k:
-                    raise IllegalAction(f"the cut needs more cards than the {len(given)} given (ties re-cut)")
-                return got
-        else:
-            stream = ShuffleStream(new_seed() if seed is None else seed)
-
-            def draw(k: int) -> list[Card]:
-                return stream.shuffle(full_pack())[:k]
-
-        suit_order = isinstance(self.options, ThreeOptions) and self.options.cut_ties == "suit_order"
-        rounds: list[tuple[tuple[int, Card], ...]] = []
-
-        def ranked(seats: list[int]) -> list[int]:
-            """``seats`` from the highest cut to the lowest; tied seats re-cut among themselves."""
-            if len(rounds) > 200:
-                raise IllegalAction("the cut kept tying")  # pragma: no cover - about 0.06**200
-            got = draw(len(seats))
-            rounds.append(tuple(zip(seats, got, strict=True)))
-
-            def key(c: Card) -> tuple[int, ...]:
-                return (c.rank, int(c.suit)) if suit_order else (c.rank,)
-
-            by = sorted(zip(seats, got, strict=True), key=lambda sc: key(sc[1]), reverse=True)
-            out: list[int] = []
-            i = 0
-            while i < len(by):
-                tied = [seat for seat, c in by if key(c) == key(by[i][1])]
-                out += ranked(tied) if len(tied) > 1 else tied
-                i += len(tied)
-            return out
-
-        order = tuple(ranked(list(range(self.num_seats))))
-        if isinstance(self.options, ThreeOptions):
-            box, captain, sitter = order
-            self.roles = (box, captain, sitter)
-            self.options = self._with_options(first_box=box, first_captain=captain)
-            return Cut(tuple(rounds), order, box, self.roles)
-        assert isinstance(self.options, TableOptions)
-        self.dealer = order[-1]  # rule 1.2: the lower card deals
-        self.options = self._with_options(first_dealer=self.dealer)
-        return Cut(tuple(rounds), order, self.dealer)
+        order, rounds = cut_order(self.num_seats, cards, seed, suit_order=self._rules.cut_ties_by_suit())
+        result, values = self._rules.after_cut(self, order, rounds)
+        self._set_options(self._with_options(**values))
+        return result
 
     def _with_options(self, **values: object) -> Options:
         return options_for(self.variant, {**self.options.to_dict(only_changed=True, variant=self.variant), **values})
 
     def deck_for_seed(self, seed: int) -> list[Card]:
         """The deck (top first) that ``seed`` deals in this variant (``ginrummy-shuffle/1``)."""
-        if self.facts.joker == "after_deal":
-            stream = ShuffleStream(seed)
-            first = stream.shuffle(full_pack())
-            rest = stream.shuffle([*first[11:], JOKER])  # rule 4.1: the joker goes into the other 41
-            return first[:11] + rest
-        return shuffled(seed, joker=self.facts.joker == "in_pack")
+        return self._rules.deck(seed)
 
     def deal(
         self, deck: Sequence[Card | str] | None = None, *, seed: int | None = None, commitment: str | None = None
@@ -424,7 +201,7 @@ class State:
         if isinstance(deck, (str, bytes)) or not isinstance(deck, Iterable):
             raise RecordError(f"a deck is a list of cards, top first, got {show(deck)}")
         cards = [c if isinstance(c, Card) else Card.parse(c) for c in deck]
-        want = full_pack(joker=self.facts.solo)
+        want = self._rules.pack()
         if sorted(cards) != want:
             seen: set[int] = set()
             for c in cards:
@@ -438,95 +215,14 @@ class State:
                 + (f"; missing {' '.join(missing)}" if missing else "")
                 + (f"; not allowed {' '.join(extra)}" if extra else "")
             )
-        if self.facts.joker == "after_deal" and JOKER in cards[:11]:
-            raise RecordError("a gin-solitaire deck may not have the joker in its top eleven cards (rule 4.1)")
+        self._rules.check_deck(cards)
         return cards
 
     def _start_hand(self, deck: list[Card]) -> None:
         self._reset_hand()
-        if not self.facts.solo:
-            self._start_table(deck)
-        elif self.facts.joker == "in_pack":
-            self._start_solitaire(deck)
-        else:
-            self._start_gin_solitaire(deck)
-
-    def _start_table(self, deck: list[Card]) -> None:
-        # RECORD.md / rule 1.3: one card at a time, non-dealer first, then the upcard.
-        if self.facts.roles:
-            dealer, nondealer = self.roles[0], self.roles[1]  # rule 2.3: the box deals, the captain plays
-        else:
-            dealer, nondealer = self.dealer, 1 - self.dealer
-        self.hand_dealer, self.hand_nondealer = dealer, nondealer
-        self.hands[nondealer] = sum(1 << c for c in deck[0:20:2])
-        self.hands[dealer] = sum(1 << c for c in deck[1:20:2])
-        self.upcard = deck[20]
-        self.pile = [deck[20]]
-        self.stock = deck[:20:-1]  # reversed: top at the end
-        self.phase = _UPCARD
-        self.current = nondealer
-        self.knock_limit = self._table_knock_limit()
-
-    def _table_knock_limit(self) -> int:
-        opts = self.options
-        assert isinstance(opts, (TableOptions, ThreeOptions)) and self.upcard is not None
-        if self.facts.upcard_sets_limit:
-            assert isinstance(opts, TableOptions)
-            return oklahoma_knock_limit(self.upcard, opts.oklahoma_ace)  # rule 1b.1
-        return opts.knock_limit
-
-    def _start_solitaire(self, deck: list[Card]) -> None:
-        opts = self.options
-        assert isinstance(opts, SolitaireOptions)
-        self.hand_dealer = self.hand_nondealer = 0
-        self.knock_limit = opts.knock_limit
-        dealt = deck[:10]
-        self.stock = deck[:9:-1]
-        if JOKER in dealt:  # rule 3.2
-            real = [c for c in dealt if c != JOKER]
-            self.hands[0] = sum(1 << c for c in real)
-            if opts.joker_in_deal == "redeal":
-                redeal = HandResult(ResultKind.REDEAL, (0, 0), (0, 0), explanation=("The joker was dealt: redeal.",))
-                self._finish(redeal)
-            else:
-                d = min_deadwood(self.hands[0])
-                _, p, j = solitaire_points("joker", counted=0, deadwood=d, scoring=opts.scoring, **self._bonuses())
-                self._finish(
-                    HandResult(
-                        ResultKind.JOKER,
-                        (p, j),
-                        (d, 0),
-                        winner=1 if j or opts.scoring == "none" else None,
-                        explanation=(f"The joker was dealt: the hand is lost; the Joker scores {j}.",),
-                    )
-                )
-            return
-        self.hands[0] = sum(1 << c for c in dealt)
-        self.current = 0
-        if opts.end_before_first_draw:
-            self.phase = _OPENING
-        else:
-            self._solo_draw()
-
-    def _start_gin_solitaire(self, deck: list[Card]) -> None:
-        opts = self.options
-        assert isinstance(opts, GinSolitaireOptions)
-        self.hand_dealer = self.hand_nondealer = 0
-        self.knock_limit = opts.knock_limit
-        self.hands[0] = sum(1 << c for c in deck[:11])
-        self.stock = deck[:10:-1]
-        self.current = 0
-        self.phase = _DISCARD
-        self.opening = True  # rule 4.2: the opening discard
-
-    def _bonuses(self) -> dict[str, Any]:
-        o = self.options
-        return {
-            "gin_bonus": o.gin_bonus,
-            "big_gin_bonus": o.big_gin_bonus,
-            "undercut_bonus": o.undercut_bonus,
-            "undercut_on_tie": o.undercut_on_tie,
-        }
+        result = self._rules.start(self, deck)
+        if result is not None:
+            self._finish(result)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -550,70 +246,22 @@ class State:
     @property
     def active_seats(self) -> tuple[int, ...]:
         """Seats that hold cards this hand."""
-        if self.facts.solo:
-            return (0,)
-        if self.facts.roles:
-            if self.logs:  # the hand in play, or just over: the roles have already rotated for the next one
-                return (self.hand_dealer, self.hand_nondealer)
-            return (self.roles[0], self.roles[1])
-        return (0, 1)
+        return self._rules.active_seats(self)
 
     def legal_actions(self) -> list[Action]:
         """The legal actions of the seat to act, in a fixed order (by action id)."""
         if self._legal is None:
-            self._legal = self._compute_legal()
+            self._legal = self._legal_of(self)
         return list(self._legal)
 
     def legal_action_ids(self) -> tuple[int, ...]:
         """The integer ids of :meth:`legal_actions`, in the same order (cached with them)."""
         if self._legal is None:
-            self._legal = self._compute_legal()
+            self._legal = self._legal_of(self)
         cached = self._legal_ids
         if cached is None or cached[0] is not self._legal:
             cached = self._legal_ids = (self._legal, tuple(map(action_id, self._legal)))
         return cached[1]
-
-    def _compute_legal(self) -> list[Action]:
-        ph = self.phase
-        if ph == _UPCARD:
-            return [TAKE, PASS]
-        if ph == _DRAW:
-            if self.must_draw or not self.pile:
-                return [DRAW]
-            return [DRAW, TAKE]
-        if ph == _OPENING:
-            d = min_deadwood(self.hands[0])
-            if d == 0:
-                return [DRAW, BIG_GIN]  # `gin` without a discard: declare the dealt ten (rule 3.4 option)
-            if self._may_knock(d):
-                return [DRAW, KNOCK_NO_DISCARD]
-            return [DRAW]
-        if ph != _DISCARD:
-            return []
-        assert self.current is not None
-        hand = self.hands[self.current]
-        movable = hand
-        if self.taken is not None and not self._discard_taken_allowed():
-            movable &= ~(1 << int(self.taken))  # rule 1.5: not the card just taken from the discard pile
-        sd = _SUIT_DISCARDS
-        out = [*sd[movable & 0x1FFF], *sd[0x2000 | movable >> 13 & 0x1FFF]]
-        out += [*sd[0x4000 | movable >> 26 & 0x1FFF], *sd[0x6000 | movable >> 39]]
-        if self._may_end():
-            if best_discard_deadwood(hand) <= self.knock_limit:
-                knocks = []
-                gins = []
-                for c, d in deadwood_after_each(hand):  # every discard's deadwood in one pass
-                    if not movable >> c & 1:
-                        continue
-                    if d == 0:
-                        gins.append(GIN[c])
-                    elif self._may_knock(d):
-                        knocks.append(KNOCK[c])
-                out += knocks
-                out += gins
-            if self._big_gin_allowed() and min_deadwood(hand) == 0:
-                out.append(BIG_GIN)
-        return out
 
     def declarable_arrangements(self, action: Action | str | int) -> list[Arrangement]:
         """Rule 0.8, for ``knocker_arrangement=choose``: the arrangements the seat to act may
@@ -649,24 +297,17 @@ class State:
         return out
 
     def _discard_taken_allowed(self) -> bool:
-        return bool(getattr(self.options, "discard_drawn_upcard_allowed", False))
+        return self._rules.discard_taken_allowed
 
     def _may_end(self) -> bool:
-        if self.facts.joker == "after_deal" and self.opening:
-            assert isinstance(self.options, GinSolitaireOptions)
-            return self.options.end_after_opening_discard
-        return True
+        return self._rules.may_end(self)
 
     def _may_knock(self, d: int) -> bool:
         """Knocking (not gin) with deadwood d (rules 0.7, 3.5, 3.6)."""
-        if isinstance(self.options, SolitaireOptions) and self.options.scoring != "knock":
-            return False
-        return 0 < d <= self.knock_limit
+        return self._rules.may_knock(self, d)
 
     def _big_gin_allowed(self) -> bool:
-        if not self.options.big_gin:
-            return False
-        return not (self.facts.joker == "after_deal" and self.opening)  # rule 4.3: never with the dealt 11
+        return self._rules.big_gin_allowed(self)
 
     # ------------------------------------------------------------------ applying actions
     def apply(self, action: Action | str | int) -> None:
@@ -677,7 +318,7 @@ class State:
             self._apply_layoff(act)
             return
         if self._legal is None:
-            self._legal = self._compute_legal()
+            self._legal = self._legal_of(self)
         legal = self._legal
         if act.melds is not None:
             act = self._check_declared(act, legal)
@@ -696,7 +337,9 @@ class State:
         self.logs[-1].actions.append(act)
         self.logs[-1].seats.append(self.current)
         self._legal = None
-        self._do(act)
+        result = self._play(self, act)
+        if result is not None:
+            self._finish(result)
 
     def _coerce(self, action: Action | str | int) -> Action:
         if isinstance(action, Action):
@@ -773,285 +416,32 @@ class State:
             raise IllegalAction(f"the declared melds leave deadwood {dead}; knocking needs 1 to {self.knock_limit}")
         return act
 
-    def _do(self, act: Action) -> None:
-        seat = self.current
-        assert seat is not None
-        k = act.kind
-        if self.facts.solo:
-            self._do_solo(seat, act)
-            return
-        if k == "pass":
-            self.passes += 1
-            if self.passes == 1:
-                self.current = self.hand_dealer  # rule 1.4.2
-            else:
-                self.current = self.hand_nondealer  # rule 1.4.3
-                self.phase = _DRAW
-                self.must_draw = True
-            return
-        if k == "take":
-            card = self.pile.pop()
-            self.hands[seat] |= 1 << card
-            self.known[seat] |= 1 << card
-            self.taken = card
-            self.phase = _DISCARD
-            return
-        if k == "draw":
-            card = self.stock.pop()
-            self.hands[seat] |= 1 << card
-            self.taken = None
-            self.must_draw = False
-            self.phase = _DISCARD
-            return
-        if act.card is not None:
-            self.hands[seat] &= ~(1 << act.card)
-            self.known[seat] &= ~(1 << act.card)
-            self.pile.append(act.card)
-        self.taken = None
-        if k == "discard":
-            assert isinstance(self.options, (TableOptions, ThreeOptions))
-            if len(self.stock) <= self.options.wall_cards:  # rule 1.9: the wall
-                self._finish(
-                    HandResult(
-                        ResultKind.DRAW,
-                        (0,) * self.num_seats,
-                        (0,) * self.num_seats,
-                        explanation=(f"Only {len(self.stock)} stock cards left: the hand is void.",),
-                    )
-                )
-                return
-            self.current = self.hand_nondealer if seat == self.hand_dealer else self.hand_dealer
-            self.phase = _DRAW
-            return
-        self._showdown(seat, act)
-
-    # ------------------------------------------------------------------ showdowns
-    def _showdown(self, knocker: int, act: Action, laid: Sequence[Card] | None = None) -> None:
-        """Rules 1.7-1.8 (two and three players)."""
-        opts = self.options
-        assert isinstance(opts, (TableOptions, ThreeOptions))
-        defender = self.hand_nondealer if knocker == self.hand_dealer else self.hand_dealer
-        big = act.kind == "gin" and act.card is None
-        if act.melds is not None:
-            kmelds = tuple(act.melds)
-            used = sum(1 << c for m in kmelds for c in m)
-            kun = tuple(CardSet(self.hands[knocker] & ~used))
-        else:
-            arr = best_arrangement(self.hands[knocker])
-            kmelds, kun = arr.melds, arr.unmatched
-        self._knock_melds = kmelds
-        dk = sum(c.value for c in kun)
-        gin = act.kind == "gin"
-        if laid is None:
-            defense = best_defense(kmelds, self.hands[defender], layoffs=opts.layoffs and not gin)
-            dmelds, dlaid, dun = defense.melds, defense.laid_off, defense.unmatched
-        else:
-            rest = self.hands[defender] & ~sum(1 << c for c in laid)
-            arr = best_arrangement(rest)
-            dmelds, dlaid, dun = arr.melds, tuple(laid), arr.unmatched
-        dd = sum(c.value for c in dun)
-        result, kp, dp = table_hand_points(
-            knocker_deadwood=dk, defender_deadwood=dd, gin=gin, big_gin=big, **self._bonuses()
-        )
-        mult = 1
-        oklahoma = self.facts.upcard_sets_limit and isinstance(opts, TableOptions) and opts.spades_double
-        if oklahoma and self.upcard is not None and self.upcard.suit == 3:
-            mult = 2  # rule 1b.3: a spade upcard doubles the hand
-        points = [0] * self.num_seats
-        points[knocker] = kp * mult
-        points[defender] = dp * mult
-        deadwood = [0] * self.num_seats
-        deadwood[knocker], deadwood[defender] = dk, dd
-        winner = knocker if kp else defender if dp else None
-        kn, dn = self.players[knocker], self.players[defender]
-        lines = [
-            f"{kn} {_verb(kn, 'goes')} {'big gin' if big else 'gin' if gin else ''}".rstrip()
-            if gin
-            else f"{kn} {_verb(kn, 'knocks')}",
-            f"{dn} {_verb(dn, 'spreads')} "
-            + (" ".join(format_cards(m) for m in dmelds) or "no melds")
-            + (f", {_verb(dn, 'lays')} off {format_cards(dlaid)}" if dlaid else "")
-            + f", deadwood {format_cards(dun) or '-'} = {dd}",
-        ]
-        lines[0] += (
-            ": " + " ".join(format_cards(m) for m in kmelds) + (f", deadwood {format_cards(kun)} = {dk}" if kun else "")
-        )
-        if result == "undercut":
-            lines.append(f"Undercut: {dn} {_verb(dn, 'scores')} {dk} - {dd} + {opts.undercut_bonus} bonus = {dp}")
-        elif result == "knock" and kp:
-            lines.append(f"{kn} {_verb(kn, 'scores')} {dd} - {dk} = {kp}")
-        elif result == "knock":
-            lines.append("Equal counts: nobody scores")
-        else:
-            bonus = opts.big_gin_bonus if big else opts.gin_bonus
-            lines.append(f"{kn} {_verb(kn, 'scores')} {dd} + {bonus} {'big gin' if big else 'gin'} bonus = {kp}")
-        if mult == 2 and (kp or dp):
-            lines.append(f"Spades double (the upcard was {self.upcard}): {max(kp, dp) * 2}")
-        self._finish(
-            HandResult(
-                ResultKind(result),
-                tuple(points),
-                tuple(deadwood),
-                winner=winner,
-                knocker=knocker,
-                defender=defender,
-                knocker_melds=kmelds,
-                knocker_unmatched=kun,
-                defender_melds=dmelds,
-                laid_off=dlaid,
-                defender_unmatched=dun,
-                explanation=tuple(lines),
-                doubled=mult == 2,
-            )
-        )
-
+    # ------------------------------------------------------------------ layoffs
     def layoff_options(self) -> list[Card]:
         """After a knock: the defender's cards that can be laid off now, given those already laid
         off explicitly (``layoff`` actions; without them the engine lays off optimally)."""
-        melds, laid, defender = self._layoff_context()
-        if melds is None:
-            return []
-        laid_mask = sum(1 << c for c in laid)
-        rest = self.hands[defender] & ~laid_mask
-        knocked = [sum(1 << c for c in m) for m in self._knock_melds]
-        # Rule 0.9.3: the cards laid off so far and this one must share the knocker's melds so
-        # that each stays a meld (7h may go on 4h5h6h beside 7c7d7s, and then 8h after it).
-        return [c for c in CardSet(rest) if lay_off_all(knocked, laid_mask | 1 << c) is not None]
-
-    def _layoff_context(self) -> tuple[list[int] | None, list[Card], int]:
-        r = self.hand_result
-        if r is None or r.result not in ("knock", "undercut") or r.knocker is None or not self.logs:
-            return None, [], 0
-        if not getattr(self.options, "layoffs", False):
-            return None, [], 0
-        acts = self.logs[-1].actions
-        i = len(acts) - 1
-        while i >= 0 and acts[i].kind == "layoff":
-            i -= 1
-        if i < 0 or acts[i].kind != "knock":
-            return None, [], 0
-        laid = [a.card for a in acts[i + 1 :] if a.card is not None]
-        melds = lay_off_all([sum(1 << c for c in m) for m in self._knock_melds], sum(1 << c for c in laid))
-        defender = self.hand_nondealer if r.knocker == self.hand_dealer else self.hand_dealer
-        return melds, laid, defender
+        return self._rules.layoff_options(self)
 
     def _apply_layoff(self, act: Action) -> None:
         """Explicit layoffs (RECORD.md): right after a knock the defender's chosen cards replace the
         engine's automatic choice."""
-        assert act.card is not None
-        options = self.layoff_options()
-        if act.card not in options:
-            raise IllegalAction(
-                f"{act} is not legal; "
-                + (f"cards that can be laid off: {format_cards(options)}" if options else "no layoff is possible now")
-            )
-        _, laid, defender = self._layoff_context()
-        knock = next(a for a in reversed(self.logs[-1].actions) if a.kind == "knock")
+        defender, knock, laid = self._rules.lay_off(self, act)  # IllegalAction: nothing changed
+        knocker = self._last_knocker
+        assert knocker is not None
         self._push()
         self._undo_finish()
         self.logs[-1].actions.append(act)
         self.logs[-1].seats.append(defender)
-        self._showdown(self._knocker_of_last(), knock, [*laid, act.card])
-
-    def _knocker_of_last(self) -> int:
-        assert self._last_knocker is not None
-        return self._last_knocker
-
-    def _do_solo(self, seat: int, act: Action) -> None:
-        k = act.kind
-        if k == "draw":  # only in the opening of solitaire with end_before_first_draw
-            self._solo_draw()
-            return
-        if act.card is not None:
-            self.hands[0] &= ~(1 << act.card)
-            if self.facts.joker == "in_pack":
-                self.stock.insert(0, act.card)  # rule 3.3: to the bottom of the deck
-            self.out_of_play = [*self.out_of_play, act.card]  # copy on write, for the undo stack
-        self.opening = False
-        if k == "discard":
-            self._solo_draw()
-            return
-        event = "big-gin" if k == "gin" and act.card is None and self.phase == _DISCARD else k
-        self._solo_end(event, act.melds)
-
-    def _solo_draw(self) -> None:
-        card = self.stock.pop()
-        self.draws += 1
-        if card == JOKER:
-            self.stock.append(card)
-            self._solo_end("joker")
-            return
-        self.hands[0] |= 1 << card
-        self.phase = _DISCARD
-
-    def _solo_end(self, event: str, declared: tuple[tuple[Card, ...], ...] | None = None) -> None:
-        """Rules 3.5-3.8 and 4.3-4.6: count down to the joker and score."""
-        opts = self.options
-        assert isinstance(opts, (SolitaireOptions, GinSolitaireOptions))
-        scoring = opts.scoring if isinstance(opts, SolitaireOptions) else "knock"
-        if declared is not None:  # rule 0.8: a declared arrangement's deadwood is the one scored
-            used = sum(1 << c for m in declared for c in m)
-            arr = Arrangement(tuple(declared), tuple(CardSet(self.hands[0] & ~used)))
-        else:
-            arr = best_arrangement(self.hands[0])
-        d = arr.deadwood
-        counted_cards: tuple[Card, ...] = ()
-        counted = None
-        if event != "joker":
-            pos = len(self.stock) - 1 - self.stock.index(JOKER)  # cards above the joker
-            counted_cards = tuple(reversed(self.stock[len(self.stock) - pos :]))
-            counted = pos + (1 if opts.count_includes_joker else 0)
-        result, p, j = solitaire_points(event, counted=counted or 0, deadwood=d, scoring=scoring, **self._bonuses())
-        if scoring == "none":
-            winner: int | None = 1 if event == "joker" else 0
-        else:
-            winner = 0 if p else 1 if j else None
-        lines = []
-        if event == "joker":
-            lines.append(f"The joker came first. Deadwood {format_cards(arr.unmatched) or '-'} = {d}.")
-            lines.append("The hand is lost." if scoring == "none" else f"The Joker scores {j}.")
-        else:
-            name = {"gin": "Gin", "big-gin": "Big gin", "knock": "Knock"}[event]
-            lines.append(f"{name}: " + str(arr) + f". {counted} cards turned before the joker.")
-            if scoring == "none":
-                lines.append("You win the hand.")
-            elif scoring == "basic":
-                lines.append(f"You score the count: {p}.")
-            elif event == "gin":
-                lines.append(f"You score {counted} + {opts.gin_bonus} gin bonus = {p}.")
-            elif event == "big-gin":
-                lines.append(f"You score {counted} + {opts.big_gin_bonus} big gin bonus = {p}.")
-            elif p:
-                lines.append(f"You score {counted} - {d} = {p}.")
-            elif j:
-                lines.append(f"Undercut: the Joker scores {d} - {counted} + {opts.undercut_bonus} bonus = {j}.")
-            else:
-                lines.append("Equal counts: nobody scores.")
-        self._finish(
-            HandResult(
-                ResultKind(result),
-                (p, j),
-                (d, 0),
-                winner=winner,
-                knocker=0 if event != "joker" else None,
-                defender=1 if event != "joker" else None,
-                counted=counted,
-                knocker_melds=arr.melds if event != "joker" else (),
-                knocker_unmatched=arr.unmatched if event != "joker" else (),
-                counted_cards=counted_cards,
-                explanation=tuple(lines),
-            )
-        )
+        self._finish(self._rules.showdown(self, knocker, knock, laid))
 
     # ------------------------------------------------------------------ the score sheet
     def _finish(self, result: HandResult) -> None:
-        """End the hand: score it into the game, decide the next dealer or roles, maybe end the game."""
-        before = self.hollywood
-        self.hollywood = copy.deepcopy(before)  # copy on write: snapshots keep the one before
+        """End the hand: file its result and let the rules settle it (the totals, the next dealer
+        or roles, maybe the end of the game)."""
         self._saved = (
             tuple(self.totals),
             tuple(self.hands_won),
-            before,
+            self.hollywood,
             self.dealer,
             self.roles,
             self.game_over,
@@ -1062,52 +452,7 @@ class State:
         self.results.append(result)
         self.current = None
         self._legal = None
-        v = self.facts
-        scorer = result.winner if any(result.points) else None
-        if scorer is not None:
-            self.totals = list(self.totals)  # copy on write (the undo stack keeps the one before)
-            self.hands_won = list(self.hands_won)
-            self.totals[scorer] += result.points[scorer]
-            self.hands_won[scorer] += 1
-        if not v.solo and not v.roles:  # the two-player table games
-            assert isinstance(self.options, TableOptions)
-            if v.three_games and scorer is not None:
-                assert self.hollywood is not None
-                self.hollywood.enter(scorer, result.points[scorer])
-            nd = self.options.next_dealer
-            if result.result == "draw" or scorer is None:
-                pass  # rule 1.2: after a void hand the same dealer deals again
-            elif nd == "winner":
-                self.dealer = scorer
-            elif nd == "loser":
-                self.dealer = 1 - scorer
-            else:
-                self.dealer = 1 - self.dealer
-            if v.three_games:
-                assert self.hollywood is not None
-                self.game_over = self.hollywood.over  # rule 1c.4
-            else:
-                self.game_over = max(self.totals) >= self.options.game_target
-        elif v.roles:
-            outcome = "void" if scorer is None else "box" if scorer == self.roles[0] else "team"
-            self.roles = three_rotation(self.roles, outcome)  # rule 2.6
-            assert isinstance(self.options, ThreeOptions)
-            self.game_over = max(self.totals) >= self.options.game_target
-        else:
-            opts = self.options
-            if isinstance(opts, SolitaireOptions) and opts.scoring == "none":
-                self.game_over = result.result != "redeal"  # one hand decides it (rule 3.5)
-                self.winner = result.winner if self.game_over else None
-            else:
-                assert isinstance(opts, (SolitaireOptions, GinSolitaireOptions))
-                self.game_over = max(self.totals) >= opts.game_target  # rules 3.10, 4.7
-        if self.game_over and self.winner is None:
-            if v.three_games:
-                assert self.hollywood is not None
-                finals = self.final_totals()
-                self.winner = max(range(2), key=lambda i: finals[i]) if finals[0] != finals[1] else None
-            else:
-                self.winner = max(range(self.num_seats), key=lambda i: self.totals[i])
+        self._rules.settle(self, result)
         self.phase = _OVER if self.game_over else _DEAL
 
     def _undo_finish(self) -> None:
@@ -1119,13 +464,7 @@ class State:
     def boxes(self) -> list[int]:
         """Each seat's boxes (lines) for the end-of-game box bonus: one a hand won, two for a hand
         won on a spade upcard in Oklahoma with ``spades_double_boxes`` (rule 1b.3)."""
-        boxes = list(self.hands_won)
-        o = self.options
-        if isinstance(o, TableOptions) and o.spades_double_boxes:
-            for r in self.results:
-                if r.doubled and r.winner is not None:  # a winner is a seat that scored
-                    boxes[r.winner] += 1
-        return boxes
+        return self._rules.boxes(self)
 
     def final_totals(self) -> list[int]:
         """Each seat's total with the end-of-game bonuses once the game is over (rules 1.10, 1c.3,
@@ -1137,28 +476,9 @@ class State:
     def final_parts(self) -> list[list[tuple[str, int]]]:
         """:meth:`final_totals` line by line: for each seat, ``(what, points)`` pairs that add up to
         its final total (the hand points and each bonus; Hollywood's three games one by one)."""
-        o = self.options
         if not self.game_over:
             return [[("points of the hands", t)] for t in self.totals]
-        f = self.facts
-        two_player_one_game = not (f.solo or f.roles or f.three_games)  # rule 1.10
-        bonuses = two_player_one_game or (isinstance(o, ThreeOptions) and o.end_bonuses)
-        if bonuses:
-            assert isinstance(o, (TableOptions, ThreeOptions))
-            return game_final_parts(
-                self.totals, self.boxes(), game_bonus=o.game_bonus, box_bonus=o.box_bonus, shutout=o.shutout
-            )
-        if self.facts.three_games:
-            assert self.hollywood is not None and isinstance(o, TableOptions)
-            out: list[list[tuple[str, int]]] = [[], []]
-            for g in range(3):
-                parts = self.hollywood.settle_parts(
-                    g, game_bonus=o.game_bonus, box_bonus=o.box_bonus, shutout=o.shutout
-                )
-                for i, seat in enumerate(parts):
-                    out[i].extend((f"game {g + 1}: {what}", points) for what, points in seat)
-            return out
-        return [[("points of the hands", t)] for t in self.totals]
+        return self._rules.final_parts(self)
 
     # ------------------------------------------------------------------ copying and undo
     def clone(self) -> State:
@@ -1172,7 +492,7 @@ class State:
         new.totals = list(self.totals)
         new.hands_won = list(self.hands_won)
         new.results = list(self.results)
-        new.logs = [_HandLog(lg.deck, lg.seed, list(lg.actions), list(lg.seats), lg.commitment) for lg in self.logs]
+        new.logs = [HandLog(lg.deck, lg.seed, list(lg.actions), list(lg.seats), lg.commitment) for lg in self.logs]
         new.hollywood = copy.deepcopy(self.hollywood)
         return new
 
@@ -1227,9 +547,8 @@ class State:
         return self._record(every_draw=False)
 
     def _record(self, *, every_draw: bool) -> dict[str, Any]:
-        # RECORD.md: the solitaire draw is automatic and not written -- the opening's too
-        # (end_before_first_draw), unless nothing follows it yet or a big gin does (a bare `gin`
-        # would read as the opening's declaration); the record reader supplies it.
+        # The actions as the variant's record writes them (RECORD.md: the solitaire's automatic
+        # draws are not written), or every action with ``every_draw``.
         hands = []
         for lg in self.logs:
             h: dict[str, Any] = {}
@@ -1239,10 +558,7 @@ class State:
                 h["deck"] = [str(c) for c in lg.deck]
             if lg.commitment is not None:
                 h["commitment"] = lg.commitment
-            acts = lg.actions
-            solo_opening = self.facts.joker == "in_pack" and len(acts) > 1 and acts[0].kind == "draw"
-            if not every_draw and solo_opening and acts[1].card is not None:
-                acts = acts[1:]
+            acts = lg.actions if every_draw else self._rules.recorded_actions(lg.actions)
             h["actions"] = [str(a) for a in acts]
             hands.append(h)
         return {
