@@ -735,7 +735,8 @@ def test_spades_double_boxes() -> None:
         doubled_wins += sum(extra)
         assert boxed.boxes() == [w + e for w, e in zip(boxed.hands_won, extra, strict=True)]
         assert boxed.observation(0)["boxes"] == boxed.boxes() and "boxes" not in plain.observation(0)
-        assert f"({boxed.boxes()[1]} boxes)" in "\n".join(score_lines(boxed.observation(1)))
+        n = boxed.boxes()[1]
+        assert f"({n} box{'es' if n != 1 else ''})" in "\n".join(score_lines(boxed.observation(1)))
         bonus = boxed.options.box_bonus  # type: ignore[union-attr]
         # The shutout doubles the game bonus, not the boxes: the difference is the extra boxes alone.
         assert [b - p for b, p in zip(boxed.final_totals(), plain.final_totals(), strict=True)] == [

@@ -45,15 +45,15 @@ SEATS = {v.name: v.seats for v in VARIANTS}  # read from the registry (ginrummy.
 TABLE = table_variants()
 SOLO = solo_variants()
 
-_HandLog = HandLog  # its name before the rules moved to ginrummy.rules
 # Module constants for the hot paths (an enum member read through its class costs about 0.2 us).
 _DEAL, _DISCARD, _OPENING, _OVER = PH_DEAL, PH_DISCARD, PH_OPENING, PH_OVER
 
 
 # The undo stack (push/pop, python-chess style).  A snapshot keeps the fields one step may change:
 # the lists the engine changes in place (hands, known cards, stock, pile) copied as tuples, the
-# other values by reference: the engine replaces them instead of changing them (the totals, the
-# cards out of play and the Hollywood sheet are copied before they change, see _finish).  The
+# other values by reference: the engine and the rules replace them instead of changing them (the
+# totals, the cards out of play and the Hollywood sheet are copied before they change, see
+# Rules.settle).  The
 # game's record is kept as lengths: a step only appends to it (a layoff also replaces the hand's
 # result).  Plain tuples keep the garbage collector's work small on long games.
 _VALUES = (
@@ -194,7 +194,7 @@ class State(Match):
         else:
             cards = self._check_deck(deck)
         self._push()
-        self.logs.append(_HandLog(list(cards), seed, commitment=commitment))
+        self.logs.append(HandLog(list(cards), seed, commitment=commitment))
         self._start_hand(cards)
 
     def _check_deck(self, deck: Sequence[Card | str]) -> list[Card]:

@@ -14,9 +14,10 @@ Traceback (most recent call last):
 ...
 ginrummy.errors.OptionError: unknown variant 'canasta'; choose one of classic, oklahoma, ...gin-solitaire
 
-The rules themselves (deal, legal actions, scoring) still live in the engine; this module holds
-only the facts that front ends, environments and tools need, so that they read them instead of
-restating them.  It imports nothing above :mod:`ginrummy.options`.
+The rules themselves (deal, legal actions, scoring, settlement) are each variant's class in
+:mod:`ginrummy.rules`, which holds its variant's facts from here; this module holds only the
+facts that front ends, environments and tools need, so that they read them instead of restating
+them.  It imports nothing above :mod:`ginrummy.options`.
 """
 
 from __future__ import annotations
