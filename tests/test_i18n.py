@@ -349,9 +349,8 @@ def test_the_pseudo_locale_catches_bare_english() -> None:
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_no_english_bypasses_the_catalogs_in_the_words_of_whole_games(variant: str) -> None:
     """Seeded games of every variant under the pseudo-locale: every move of the log for every seat,
-    the score sheet, the Oklahoma notes, the why-not lines and the names of the results are all
-    catalog messages (the reasons of computer players and the engine's end-of-hand explanation are
-    not yet translated and are left out)."""
+    the score sheet, the Oklahoma notes, the why-not lines, the names of the results and the
+    computer players' reasons are all catalog messages."""
     v = find_variant(variant)
     seats = ["planner", "joker"] if v.solo else ["expert"] * v.seats
     target = {"hollywood": {"hollywood_target": 15}}.get(variant, {"game_target": 25})
@@ -364,6 +363,9 @@ def test_no_english_bypasses_the_catalogs_in_the_words_of_whole_games(variant: s
                 continue
             event = session.computer_step()
             assert event is not None
+            if event.reason:  # the computer player's reasons are catalog messages too
+                assert_wrapped([event.reason], f"{variant} reason")
+                assert event.reason.startswith(i18n.PSEUDO_OPEN)
             for viewer in (None, *range(len(session.names))):
                 text = words.move_text(
                     session.state.players, event.seat, event.action, viewer=viewer, taken=event.taken

@@ -29,6 +29,7 @@ from .words import (
     action_words,
     card_list,
     default_players,
+    display_names,
     no_hand_line,
     result_lines,
     result_name,
@@ -122,6 +123,11 @@ class PlainGame:
         nobody's (the lines stay on the shared screen: no drawn card, no reasons)."""
         return None if self.hot_seat else self.viewer
 
+    @property
+    def names(self) -> list[str]:
+        """The seats' names as shown: the names ginrummy gives (``You``, ``Expert 2``) in the language."""
+        return display_names(self.session.names)
+
     def obs(self) -> dict[str, Any]:
         return self.session.observation(self.viewer)
 
@@ -133,7 +139,7 @@ class PlainGame:
             return
         if v.roles and "roles" in obs:
             r = obs["roles"]
-            p = self.session.names
+            p = self.names
             self.say(
                 _("Roles: {box} in the box, {captain} captain, {sitter} sitter.").format(
                     box=p[r["box"]], captain=p[r["captain"]], sitter=p[r["sitter"]]
@@ -145,9 +151,7 @@ class PlainGame:
                 )
         if obs.get("hand"):
             if self.hot_seat:
-                whose = _("{name}'s hand: {cards}").format(
-                    name=self.session.names[obs["seat"]], cards=card_list(obs["hand"])
-                )
+                whose = _("{name}'s hand: {cards}").format(name=self.names[obs["seat"]], cards=card_list(obs["hand"]))
             else:
                 whose = _("Your hand: {cards}").format(cards=card_list(obs["hand"]))
             self.say(whose)
@@ -179,7 +183,7 @@ class PlainGame:
                 cards = ngettext("{n} card", "{n} cards", obs["deck_size"]).format(n=obs["deck_size"])
                 self.say(msg.format(cards=cards, above=above, chance=chance))
         else:
-            p = self.session.names
+            p = self.names
             top = obs["discard_pile"][-1] if obs.get("discard_pile") else None
             self.say(
                 _("{label}: {card}. Stock: {cards}. Dealer: {name}.").format(
@@ -211,7 +215,7 @@ class PlainGame:
             return
         legal = obs["legal_actions"]
         if len([i for i, k in enumerate(s.seats) if k == HUMAN]) > 1:
-            self.say(_("{name} to act.").format(name=s.names[seat]))
+            self.say(_("{name} to act.").format(name=self.names[seat]))
         phase = obs["phase"]
         if phase == "upcard":
             self.say(_("The upcard is {card}: take it or pass.").format(card=obs["upcard"]))
@@ -225,7 +229,7 @@ class PlainGame:
         s = self.session
         players = _(" v. ").join(
             _("{name} ({kind})").format(name=p, kind=seat_kind(k))
-            for p, k in zip(s.names, s.seats, strict=True)
+            for p, k in zip(self.names, s.seats, strict=True)
             if k != "joker"
         )
         if find_variant(s.state.variant).solo:

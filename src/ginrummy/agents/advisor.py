@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .. import i18n
 from ..actions import Action
 from ..cards import CARDS
 from ..melds import best_discards, min_deadwood
@@ -142,7 +143,9 @@ def _coerce(got: Any, legal: list[Action]) -> Advice | None:
     order = sorted(legal, key=lambda a: (a != b, -values[a], a.id))
     if not why:
         text = str(b)
-        why = f"{text[0].upper()}{text[1:]}: the solitaire planner rates it best ({values[b]:.3g})."
+        why = i18n._("{move}: the solitaire planner rates it best ({value}).").format(
+            move=f"{text[0].upper()}{text[1:]}", value=f"{values[b]:.3g}"
+        )
     return Advice(b, [(a, values[a]) for a in order], why)
 
 
@@ -155,24 +158,29 @@ def _greedy_solo(obs: Mapping[str, Any], legal: list[Action]) -> Advice:
         if a.kind == "gin":
             kept = hand if a.card is None else hand & ~(1 << int(a.card))
             values[a] = 100.0 + (1.0 if a.card is None else 0.0)
-            notes[a] = "gin: every card is melded" + ("" if a.card is None else f" after throwing {a.card}")
+            if a.card is None:
+                notes[a] = i18n._("gin: every card is melded")
+            else:
+                notes[a] = i18n._("gin: every card is melded after throwing {card}").format(card=a.card)
         elif a.kind == "knock":
             kept = hand if a.card is None else hand & ~(1 << int(a.card))
             d = min_deadwood(kept)
             values[a] = 50.0 - d
-            notes[a] = f"knock with deadwood {d}"
+            notes[a] = i18n._("knock with deadwood {deadwood}").format(deadwood=d)
         elif a.kind == "discard" and a.card is not None:
             kept = hand & ~(1 << int(a.card))
             d = min_deadwood(kept)
             outs = sum(1 for u in unseen if best_discards(kept | (1 << u))[0] < d)
             values[a] = -d + 0.5 * outs + 0.01 * VALUES[int(a.card)]
-            notes[a] = f"keeps deadwood {d} with {outs} outs"
+            notes[a] = i18n.ngettext(
+                "keeps deadwood {deadwood} with {n} outs", "keeps deadwood {deadwood} with {n} outs", outs
+            ).format(deadwood=d, n=outs)
         else:  # draw
             d = min_deadwood(hand)
             values[a] = -d
-            notes[a] = f"draw to improve deadwood {d}"
+            notes[a] = i18n._("draw to improve deadwood {deadwood}").format(deadwood=d)
     best = max(legal, key=lambda a: (values[a], -a.id))
     ranked = sorted(legal, key=lambda a: (-values[a], a.id))
     c = f" {CARDS[int(best.card)]}" if best.card is not None else ""
-    why = f"{best.kind.capitalize()}{c}: {notes[best]}."
+    why = i18n._("{move}: {note}.").format(move=f"{best.kind.capitalize()}{c}", note=notes[best])
     return Advice(best, [(a, round(values[a], 2)) for a in ranked], why)

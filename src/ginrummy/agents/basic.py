@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from .. import i18n
 from ..actions import Action
 from ..melds import min_deadwood
 from ..variants import variant_names
@@ -40,7 +41,7 @@ class RandomAgent(Agent):
         if not legal:
             raise ValueError("no legal action to choose from")
         rng = obs_rng(self.seed, observation, "random")
-        return Decision(legal[rng.randrange(len(legal))], "A random legal action.")
+        return Decision(legal[rng.randrange(len(legal))], i18n._("A random legal action."))
 
 
 @register("greedy", ALL_VARIANTS)
@@ -69,7 +70,7 @@ def greedy_choice(observation: Mapping[str, Any], legal: Sequence[Action]) -> De
     if outs:
         for a in outs:
             if a.kind == "gin" and a.card is None:
-                return Decision(a, "Big gin: all eleven cards are melded.")
+                return Decision(a, i18n._("Big gin: all eleven cards are melded."))
         best: Action | None = None
         best_key: tuple[int, int, int, int, int] | None = None
         for a in outs:
@@ -82,14 +83,14 @@ def greedy_choice(observation: Mapping[str, Any], legal: Sequence[Action]) -> De
                 best, best_key = a, key
         assert best is not None and best_key is not None
         if best.kind == "gin":
-            return Decision(best, "Gin: every card is melded.")
-        return Decision(best, f"Knock with deadwood {best_key[1]}.")
+            return Decision(best, i18n._("Gin: every card is melded."))
+        return Decision(best, i18n._("Knock with deadwood {deadwood}.").format(deadwood=best_key[1]))
     if "take" in kinds or ("draw" in kinds and "discard" not in kinds):
         take = next((a for a in legal if a.kind == "take"), None)
         other = next((a for a in legal if a.kind in ("pass", "draw")), legal[0])
         top = _top_card(observation)
         if take is None or top is None:
-            return Decision(other, "Draw from the stock.")
+            return Decision(other, i18n._("Draw from the stock."))
         now = min_deadwood(hand)
         allow = bool((observation.get("options") or {}).get("discard_drawn_upcard_allowed", False))
         with_top = hand | (1 << top)
@@ -98,8 +99,8 @@ def greedy_choice(observation: Mapping[str, Any], legal: Sequence[Action]) -> De
             default=now,
         )
         if after < now:
-            return Decision(take, f"Take it: deadwood {now} -> {after}.")
-        return Decision(other, "The card does not lower the deadwood.")
+            return Decision(take, i18n._("Take it: deadwood {now} -> {after}.").format(now=now, after=after))
+        return Decision(other, i18n._("The card does not lower the deadwood."))
     discards = [a for a in legal if a.kind == "discard" and a.card is not None]
     if discards:
         scored = []
@@ -107,8 +108,10 @@ def greedy_choice(observation: Mapping[str, Any], legal: Sequence[Action]) -> De
             c = int(a.card) if a.card is not None else 0
             scored.append((_discard_key(c, min_deadwood(hand & ~(1 << c))), a))
         dkey, choice = min(scored, key=lambda t: t[0])
-        return Decision(choice, f"Discard {choice.card}: deadwood {dkey[0]}.")
-    return Decision(legal[0], "The only sensible action.")
+        return Decision(
+            choice, i18n._("Discard {card}: deadwood {deadwood}.").format(card=choice.card, deadwood=dkey[0])
+        )
+    return Decision(legal[0], i18n._("The only sensible action."))
 
 
 def _top_card(observation: Mapping[str, Any]) -> int | None:

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .. import i18n
 from ..actions import Action
 from ..cards import JOKER
 from ..errors import GinRummyError
@@ -218,4 +219,8 @@ class ClairvoyantAgent(Agent):
             raise GinRummyError("no legal action to choose from")
         ranked = self.evaluate(observation, legal)
         best, value = ranked[0]
-        return Decision(best, f"Knowing the deck: best result {value:g}.", {str(a): v for a, v in ranked})
+        return Decision(
+            best,
+            i18n._("Knowing the deck: best result {value}.").format(value=f"{value:g}"),
+            {str(a): v for a, v in ranked},
+        )

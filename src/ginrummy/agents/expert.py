@@ -38,6 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from .. import i18n
 from ..actions import Action
 from ..cards import CARDS
 from ..errors import GinRummyError
@@ -360,7 +361,9 @@ def _decide_draw(ev: _Eval, k: Knowledge, legal: Sequence[Action]) -> Evaluation
         if p.draw_replace:
             m_draw -= p.draw_replace * ev.replacement(hand, d0)
         values[other] = play_on_value(m_draw, stock, k.wall, p, ev.box)
-        notes[other] = f"deadwood {d0}; by its estimate a stock card saves {pot0:.1f} on average"
+        notes[other] = i18n._("deadwood {deadwood}; by its estimate a stock card saves {saving} on average").format(
+            deadwood=d0, saving=f"{pot0:.1f}"
+        )
     take_facts = (d0, -1)
     if take is not None and top is not None:
         with_top = hand | (1 << top)
@@ -373,30 +376,43 @@ def _decide_draw(ev: _Eval, k: Knowledge, legal: Sequence[Action]) -> Evaluation
             ub, gb = _bonuses(k)
             values[take] = max(values[take], knock_points(d_take, stock, ub, gb, p, ev.box, _shift(k, p)))
         melded = _meld_with(with_top & ~(1 << c_best), top)
+        mates = iter_cards(hand & RELATED[top])
         if melded:
-            how = f"it melds with {melded}"
+            how = i18n._("it melds with {cards} and leaves deadwood {deadwood} after throwing {card}")
         elif d_take < d0:
-            how = f"it lowers the count from {d0}"
+            how = i18n._("it lowers the count from {now} and leaves deadwood {deadwood} after throwing {card}")
+        elif mates:
+            how = i18n._("it goes with {cards} and leaves deadwood {deadwood} after throwing {card}")
         else:
-            mates = iter_cards(hand & RELATED[top])
-            how = "it goes with " + ", ".join(str(CARDS[x]) for x in mates) if mates else "it is a low card"
-        notes[take] = f"{how} and leaves deadwood {d_take} after throwing {CARDS[c_best]}"
+            how = i18n._("it is a low card and leaves deadwood {deadwood} after throwing {card}")
+        notes[take] = how.format(
+            cards=melded or ", ".join(str(CARDS[x]) for x in mates), now=d0, deadwood=d_take, card=CARDS[c_best]
+        )
         take_facts = (d_take, c_best)
     if not values:
         a = legal[0]
-        return Evaluation({a: 0.0}, {a: ""}, a, "The only legal action.")
+        return Evaluation({a: 0.0}, {a: ""}, a, i18n._("The only legal action."))
     best = max(values, key=lambda a: (values[a], a.kind != "take"))
-    top_s = str(CARDS[top]) if top is not None else "the card"
+    top_s = str(CARDS[top]) if top is not None else i18n._("the card")
     if best.kind == "take":
-        why = f"Take {top_s}: {notes[best]}."
-    else:
-        verb = f"Pass on {top_s}" if best.kind == "pass" else "Draw from the stock"
-        if take is not None and top is not None:
-            d_take, c_best = take_facts
-            why = f"{verb}: taking {top_s} would leave deadwood {d_take} after throwing {CARDS[c_best]}"
-            why += f" (now {d0}); the expert rates the stock higher ({notes[best]})."
+        why = i18n._("Take {card}: {note}.").format(card=top_s, note=notes[best])
+    elif take is not None and top is not None:
+        d_take, c_best = take_facts
+        if best.kind == "pass":
+            why = i18n._(
+                "Pass on {card}: taking {card} would leave deadwood {deadwood} after throwing {thrown} "
+                "(now {now}); the expert rates the stock higher ({note})."
+            )
         else:
-            why = f"{verb} ({notes[best]})."
+            why = i18n._(
+                "Draw from the stock: taking {card} would leave deadwood {deadwood} after throwing {thrown} "
+                "(now {now}); the expert rates the stock higher ({note})."
+            )
+        why = why.format(card=top_s, deadwood=d_take, thrown=CARDS[c_best], now=d0, note=notes[best])
+    elif best.kind == "pass":
+        why = i18n._("Pass on {card} ({note}).").format(card=top_s, note=notes[best])
+    else:
+        why = i18n._("Draw from the stock ({note}).").format(note=notes[best])
     return Evaluation(values, notes, best, why)
 
 
@@ -428,12 +444,17 @@ def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool) ->
             m, d = by_card[c]
             values[a] = play_on_value(m, stock, k.wall, p, ev.box)
             feed = ev.danger(c)
-            notes[a] = f"deadwood {d}" + (f", {feed:.0%} chance it melds for the opponent" if feed >= 0.2 else "")
+            if feed >= 0.2:
+                notes[a] = i18n._("deadwood {deadwood}, {chance} chance it melds for the opponent").format(
+                    deadwood=d, chance=f"{feed:.0%}"
+                )
+            else:
+                notes[a] = i18n._("deadwood {deadwood}").format(deadwood=d)
     for a in gins:
         values[a] = knock_points(0, stock, ub, gb, p, ev.box)
         if a.card is None:
             values[a] += float(k.options.get("big_gin_bonus", 31)) - gb
-        notes[a] = "gin"
+        notes[a] = i18n._("gin")
     if knocks and not gins:
         dks = {a: min_deadwood(hand & ~(1 << _card(a))) for a in knocks}
         for a in knocks:
@@ -444,7 +465,9 @@ def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool) ->
                 kv = knock_points(dk, stock, ub, gb, p, ev.box, _shift(k, p))
                 under = undercut_chance(dk, stock, p, _shift(k, p))
             values[a] = kv - p.knock_bias - (p.nobox_knock_bias if not ev.box else 0.0)
-            notes[a] = f"deadwood {dk}, undercut chance about {under:.0%}"
+            notes[a] = i18n._("deadwood {deadwood}, undercut chance about {chance}").format(
+                deadwood=dk, chance=f"{under:.0%}"
+            )
         if stock <= p.late_knock_stock:
             top = max((values[a] for a in discards if a in values), default=0.0)
             for a in knocks:
@@ -456,10 +479,10 @@ def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool) ->
             if a not in values:
                 d = min_deadwood(hand & ~(1 << _card(a))) if a.card is not None else min_deadwood(hand)
                 values[a] = play_on_value(d, stock, k.wall, p, ev.box)
-                notes[a] = f"deadwood {d}"
+                notes[a] = i18n._("deadwood {deadwood}").format(deadwood=d)
     if not values:
         a = legal[0]
-        return Evaluation({a: 0.0}, {a: ""}, a, "The only legal action.")
+        return Evaluation({a: 0.0}, {a: ""}, a, i18n._("The only legal action."))
 
     def key(a: Action) -> tuple[int, float, int, int]:
         c = _card(a) if a.card is not None else -1
@@ -468,37 +491,55 @@ def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool) ->
     best = max(values, key=key)
     bc = _card(best) if best.card is not None else None
     if best.kind == "gin":
-        why = "Big gin: all eleven cards are melded." if bc is None else f"Go gin, throwing {CARDS[bc]}."
+        why = (
+            i18n._("Big gin: all eleven cards are melded.")
+            if bc is None
+            else i18n._("Go gin, throwing {card}.").format(card=CARDS[bc])
+        )
     elif best.kind == "knock":
-        why = f"Knock, throwing {CARDS[_card(best)]}: {notes[best]}"
         if best in forced:
-            why += "; knocking at the first chance."
+            why = i18n._("Knock, throwing {card}: {note}; knocking at the first chance.")
         elif stock <= k.wall:
-            why += "; otherwise the hand ends void at the wall, and the knock is worth more."
+            why = i18n._(
+                "Knock, throwing {card}: {note}; otherwise the hand ends void at the wall, and the knock is worth more."
+            )
         else:
-            why += "; that is worth more than playing on."
+            why = i18n._("Knock, throwing {card}: {note}; that is worth more than playing on.")
+        why = why.format(card=CARDS[_card(best)], note=notes[best])
     else:
         assert bc is not None
         kept = hand & ~(1 << bc)
         arr = best_arrangement(kept)
         melds = ", ".join("-".join(str(x) for x in m) for m in arr.melds)
-        why = f"Discard {CARDS[bc]}: it leaves deadwood {arr.deadwood}" + (f" and keeps {melds}" if melds else "")
+        if melds:
+            clauses = [
+                i18n._("Discard {card}: it leaves deadwood {deadwood} and keeps {melds}").format(
+                    card=CARDS[bc], deadwood=arr.deadwood, melds=melds
+                )
+            ]
+        else:
+            clauses = [
+                i18n._("Discard {card}: it leaves deadwood {deadwood}").format(card=CARDS[bc], deadwood=arr.deadwood)
+            ]
         thrown = [x for x in iter_cards(k.opp_discards) if x % 13 == bc % 13]
         passed = [x for x in iter_cards(k.opp_passed & ~k.opp_discards) if x % 13 == bc % 13]
         feed = ev.danger(bc)
         if thrown:
-            why += f"; the opponent discarded {CARDS[thrown[0]]}"
+            clauses.append(i18n._("the opponent discarded {card}").format(card=CARDS[thrown[0]]))
         elif passed:
-            why += f"; the opponent passed on {CARDS[passed[0]]}"
+            clauses.append(i18n._("the opponent passed on {card}").format(card=CARDS[passed[0]]))
         elif feed < 0.1:
-            why += "; it is unlikely to help the opponent"
+            clauses.append(i18n._("it is unlikely to help the opponent"))
         best_knock = max((values[a] for a in knocks if a in values), default=None)
         if best_knock is not None and values[best] > best_knock:
             if stock <= k.wall:
-                why += "; not knocking lets the hand end void at the wall, which is worth more than the knock"
+                clauses.append(
+                    i18n._("not knocking lets the hand end void at the wall, which is worth more than the knock")
+                )
             else:
-                why += "; playing on is worth more than knocking now"
-        why += "."
+                clauses.append(i18n._("playing on is worth more than knocking now"))
+        # TRANSLATORS: the reasons of one discard, each a whole clause, are listed with this separator
+        why = i18n._("; ").join(clauses) + i18n._(".")
     mult = ev.mult
     if mult != 1.0:
         values = {a: v * mult for a, v in values.items()}
@@ -522,7 +563,7 @@ class ExpertAgent(Agent):
 
     def decide(self, observation: dict[str, Any], legal: Sequence[Action]) -> Decision:
         if len(legal) == 1:
-            return Decision(legal[0], "The only legal action.")
+            return Decision(legal[0], i18n._("The only legal action."))
         ev = evaluate(observation, legal, params=self.params, seed=self.seed)
         best, why = ev.best, ev.why
         if self.params.noise > 0 and best.kind != "gin" and not ev.habit and len(ev.values) > 1:

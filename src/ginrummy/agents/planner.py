@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import i18n
 from ..actions import Action
 from ..errors import GinRummyError
 from ..melds import best_discards, min_deadwood
@@ -425,25 +426,46 @@ def _explain(rules: SoloRules, report: PlanReport, n: int) -> str:
     name = str(best)[:1].upper() + str(best)[1:]
     if best.kind == "gin":
         if rules.objective == "win":
-            return f"{name}: the hand is won."
-        return f"{name}: worth {value:+.1f} on average (the count is 0 to {n})."
+            return i18n._("{move}: the hand is won.").format(move=name)
+        return i18n._("{move}: worth {value} on average (the count is 0 to {n}).").format(
+            move=name, value=f"{value:+.1f}", n=n
+        )
     if best.kind == "knock":
-        return f"{name}: worth {value:+.1f} on average (the count is 0 to {n}), more than playing on."
+        return i18n._("{move}: worth {value} on average (the count is 0 to {n}), more than playing on.").format(
+            move=name, value=f"{value:+.1f}", n=n
+        )
     outs = report.notes.get("outs", {}).get(str(best))
     pairs = report.notes.get("pairs", {}).get(str(best))
     parts = []
     if outs:
-        parts.append(f"{outs} card{'s' if outs != 1 else ''} make gin next ({outs / (n + 1):.0%} a draw)")
+        parts.append(
+            # TRANSLATORS: the English singular has always read "1 card make gin next"
+            i18n.ngettext(
+                "{n} card make gin next ({chance} a draw)", "{n} cards make gin next ({chance} a draw)", outs
+            ).format(n=outs, chance=f"{outs / (n + 1):.0%}")
+        )
     if pairs:
-        parts.append(f"{pairs} pair{'s' if pairs != 1 else ''} of cards make gin within two draws")
+        parts.append(
+            i18n.ngettext(
+                "{n} pair of cards make gin within two draws", "{n} pairs of cards make gin within two draws", pairs
+            ).format(n=pairs)
+        )
     triples = report.notes.get("triples", {}).get(str(best))
     if not parts and triples:
-        parts.append(f"nothing makes gin within two draws yet, but {triples} sets of three cards make gin within three")
+        parts.append(
+            i18n._("nothing makes gin within two draws yet, but {n} sets of three cards make gin within three").format(
+                n=triples
+            )
+        )
     if not parts:
-        parts.append("nothing makes gin within two draws yet: it keeps the best structure")
+        parts.append(i18n._("nothing makes gin within two draws yet: it keeps the best structure"))
     rolled = report.notes.get("rollouts", {}).get(str(best))
-    tail = f"; playing on is worth about {rolled:+.1f}, more than going out" if rolled is not None else ""
-    return f"{name}: " + ", ".join(parts) + tail + "."
+    facts = i18n._(", ").join(parts)
+    if rolled is not None:
+        return i18n._("{move}: {facts}; playing on is worth about {value}, more than going out.").format(
+            move=name, facts=facts, value=f"{rolled:+.1f}"
+        )
+    return i18n._("{move}: {facts}.").format(move=name, facts=facts)
 
 
 @register("planner", SOLO_VARIANTS)
@@ -509,7 +531,7 @@ class PlannerAgent(Agent):
         if not legal:
             raise GinRummyError("no legal action to choose from")
         if len(legal) == 1:
-            return Decision(legal[0], "The only legal action.")
+            return Decision(legal[0], i18n._("The only legal action."))
         report = self.evaluate(observation, legal)
         rules = _rules_for(self.variant, observation, self.objective)
         n = len(observation.get("unseen") or [])
