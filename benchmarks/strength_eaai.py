@@ -123,6 +123,7 @@ class Seat:
     cpu: list[float] = field(default_factory=list)
     wall: list[float] = field(default_factory=list)
     totals: list[int] = field(default_factory=lambda: [0, 0])
+    hands_won: list[int] = field(default_factory=lambda: [0, 0])
     hand_number: int = 0
     me: int = 0
     starter: int = 0
@@ -146,6 +147,7 @@ class Seat:
 
     def new_game(self) -> None:
         self.totals = [0, 0]
+        self.hands_won = [0, 0]
         self.hand_number = 0
 
     def start(self, me: int, starter: int, cards: list[str]) -> None:
@@ -176,6 +178,7 @@ class Seat:
             "to_act": True,
             "legal_actions": [str(a) for a in legal],
             "totals": list(self.totals),
+            "hands_won": list(self.hands_won),
             "game_over": False,
             "dealer": 1 - self.starter,
             "knock_limit": 10,
@@ -292,6 +295,8 @@ class Seat:
         who = -1 if self.knocker is None else int(self.knocker == self.me)
         self.log.append((who, mine, theirs, self.stock, dw, int(gin)))
         self.totals = [s0, s1]
+        if mine > 0 or theirs > 0:
+            self.hands_won[self.me if mine > 0 else self.opp] += 1
 
     def final_melds(self, player: int, text: str) -> None:
         if self.knocker is None:

@@ -32,7 +32,6 @@ legal actions on one scale.  A decision takes about 1 ms of CPU.
 from __future__ import annotations
 
 import dataclasses
-import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -42,10 +41,11 @@ from .. import i18n
 from ..actions import Action
 from ..cards import CARDS
 from ..errors import GinRummyError
-from ..melds import best_arrangement, best_defense, best_discards, min_deadwood
+from ..melds import best_arrangement, best_discards, min_deadwood
 from ..variants import table_variants
 from .base import Agent, Decision, register
 from .expert_values import DEFAULT, Params, hand_value, knock_points, play_on_value, undercut_chance
+from .gamevalue import game_of, knock_for_game, play_on_for_game, style_bias
 from .knowledge import (
     DISCARD_DELTA,
     RANK_MATES,
@@ -57,6 +57,8 @@ from .knowledge import (
     obs_rng,
     obs_variant,
 )
+from .sampling import sampled_knock_value
+from .solo_melds import gin_completions
 
 __all__ = ["DEFAULT", "TABLE_VARIANTS", "Evaluation", "ExpertAgent", "Params", "evaluate", "hand_value"]
 
@@ -89,14 +91,20 @@ class _Eval:
         self._pot: dict[int, float] = {}
         self._danger: dict[int, float] = {}
         self._gin: dict[int, float] = {}
+        self._pair: dict[int, float] = {}
+        self.qmap = {t[0]: t[1] for t in self.stock}
+        self.unseen = k.unseen
         self.mult = 1.0
         self.box = 0.0  # the box bonus per hand won, where the game pays one
+        self.game: tuple[int, int, int] | None = None  # (my total, theirs, target) where only the win counts
+        self.knock_bias = params.knock_bias  # points a knock must beat playing on by
         # Gin is worth its bonus and the opponent's whole count: a chance of it, over the next
         # few draws, counts as this many deadwood points per unit of chance.
         gb = float(k.options.get("gin_bonus", 25))
         draws = min(params.gin_draws, k.stock_size / 6)
         against = max(5.0, params.dd0 + params.dd_s * k.stock_size)
         self.gin_worth = params.gin_weight * draws * (gb + against) / params.c_m
+        self.pair_worth = params.pair_weight * (gb + against) / params.c_m
 
     def potential(self, hand: int, dw: int | None = None) -> float:
         """Expected deadwood saved by drawing one stock card into ``hand`` (ten cards), beyond
@@ -169,6 +177,31 @@ class _Eval:
             self.potential(hand)
         return self._gin[hand]
 
+    def pair_chance(self, hand: int) -> float:
+        """The chance that the next two stock cards make a gin of ``hand`` (ten cards) together
+        while neither does alone (pairs of gin within two draws, weighted by their chance of
+        being in the stock)."""
+        got = self._pair.get(hand)
+        if got is not None:
+            return got
+        comps = gin_completions(hand, self.unseen, 2)
+        got = 0.0
+        if 0 not in comps:
+            outs = 0
+            for u in comps:
+                if u.bit_count() == 1:
+                    outs |= u
+            q = self.qmap
+            s = 0.0
+            for u in comps:
+                if u.bit_count() == 2 and not u & outs:
+                    low = u & -u
+                    s += q.get(low.bit_length() - 1, 0.0) * q.get((u ^ low).bit_length() - 1, 0.0)
+            n = self.qsum
+            got = 2.0 * s / (n * max(1.0, n - 1.0))
+        self._pair[hand] = got
+        return got
+
     def danger(self, card: int) -> float:
         got = self._danger.get(card)
         if got is None:
@@ -178,6 +211,8 @@ class _Eval:
 
     def effective(self, hand: int, dw: int, card: int | None) -> float:
         m = dw - self.p.lam * self.potential(hand, dw) - self.gin_worth * self._gin[hand]
+        if self.pair_worth:
+            m -= self.pair_worth * self.pair_chance(hand)
         if card is not None:
             m += self.p.danger * self.danger(card)
         return m
@@ -198,62 +233,6 @@ class _Eval:
         for _, d, c in pre:
             out.append((self.effective(hand11 & ~(1 << c), d, c), c, d))
         out.sort(key=lambda t: (t[0], -VALUES[t[1]], -t[1]))
-        return out
-
-    # -- knocking ---------------------------------------------------------------------------------
-    def knock_value(self, kept: int, dk: int, gin: bool) -> tuple[float, float, float]:
-        """Expected points of going out holding ``kept`` (ten cards): (points, undercut chance,
-        mean opponent deadwood), over sampled opponent hands."""
-        k = self.k
-        opts = k.options
-        layoffs = bool(opts.get("layoffs", True)) and not gin
-        melds = [sum(1 << c for c in m) for m in best_arrangement(kept).melds] if layoffs else []
-        gin_bonus = float(opts.get("gin_bonus", 25))
-        ub = float(opts.get("undercut_bonus", 25))
-        tie_under = bool(opts.get("undercut_on_tie", True))
-        hands = self.sample_opponent(self.p.samples)
-        total = under = dsum = 0.0
-        for h in hands:
-            dd = best_defense(melds, h).deadwood if melds else min_deadwood(h)
-            dsum += dd
-            if gin:
-                total += dd + gin_bonus
-            elif dd > dk or (dd == dk and not tie_under):
-                total += dd - dk
-            else:
-                total -= dk - dd + ub
-                under += 1
-        n = len(hands) or 1
-        return total / n, under / n, dsum / n
-
-    def sample_opponent(self, n: int) -> list[int]:
-        """Plausible opponent hands: the known cards plus hidden ones drawn by weight; a few
-        extra are drawn and the worst dropped (the opponent has kept its best cards)."""
-        k = self.k
-        cards = iter_cards(k.unseen)
-        w = k.weights
-        need = k.opp_hidden
-        if need <= 0 or not cards:
-            return [k.opp_known] * max(1, n)
-        extra = min(self.p.extra, k.opp_draws, len(cards) - need)
-        take = need + max(0, extra)
-        logw = [(c, math.log(max(w[c], 1e-6))) for c in cards]
-        rng = self.rng
-        out = []
-        for _ in range(n):
-            # Weighted sampling without replacement (Efraimidis-Spirakis keys).
-            keyed = sorted(((math.log(rng.random() or 1e-12) / math.exp(lw), c) for c, lw in logw), reverse=True)
-            h = 0
-            for _, c in keyed[:take]:
-                h |= 1 << c
-            for _ in range(take - need):
-                _, best = best_discards(h | k.opp_known)
-                best &= h  # never drop a known card
-                if not best:
-                    break
-                worst = max(iter_cards(best), key=lambda c: (VALUES[c], c))
-                h &= ~(1 << worst)
-            out.append(h | k.opp_known)
         return out
 
 
@@ -300,6 +279,10 @@ def evaluate(
         # Rule 1b.3: the double is for the hand's score, not the box bonus: every value is
         # multiplied by ``mult`` at the end, so the box counts 1/mult of itself before that.
         ev.box /= ev.mult
+    if params.game_aware:
+        ev.game = game_of(k, observation)
+    if not ev.box and (params.hunter_knock_bias or params.knocker_knock_bias):
+        ev.knock_bias += style_bias(k, observation, params)
     kinds = {a.kind for a in legal}
     if kinds & {"discard", "knock", "gin"}:
         return _decide_out(ev, k, legal, full)
@@ -358,9 +341,11 @@ def _decide_draw(ev: _Eval, k: Knowledge, legal: Sequence[Action]) -> Evaluation
         # A stock card saves pot0 on average (plus replacing the worst card, which is about what
         # taking also allows), and the hand keeps about the same outs afterwards.
         m_draw = d0 - (1.0 + p.lam) * pot0 - ev.gin_worth * ev.gin_chance(hand)
+        if ev.pair_worth:
+            m_draw -= ev.pair_worth * ev.pair_chance(hand)
         if p.draw_replace:
             m_draw -= p.draw_replace * ev.replacement(hand, d0)
-        values[other] = play_on_value(m_draw, stock, k.wall, p, ev.box)
+        values[other] = play_on_for_game(ev.game, play_on_value(m_draw, stock, k.wall, p, ev.box), stock, k.wall)
         notes[other] = i18n._("deadwood {deadwood}; by its estimate a stock card saves {saving} on average").format(
             deadwood=d0, saving=f"{pot0:.1f}"
         )
@@ -370,11 +355,16 @@ def _decide_draw(ev: _Eval, k: Knowledge, legal: Sequence[Action]) -> Evaluation
         allow = bool(k.options.get("discard_drawn_upcard_allowed", False))
         cards = [c for c in iter_cards(with_top) if allow or c != top]
         m_take, c_best, d_take = ev.rank_discards(with_top, cards, full=False)[0]
-        values[take] = play_on_value(m_take + p.take_penalty, stock, k.wall, p, ev.box)
+        m_take_on = play_on_value(m_take + p.take_penalty, stock, k.wall, p, ev.box)
+        values[take] = play_on_for_game(ev.game, m_take_on, stock, k.wall)
         if d_take <= k.knock_limit:
             # Taking it lets us go out at once.
             ub, gb = _bonuses(k)
-            values[take] = max(values[take], knock_points(d_take, stock, ub, gb, p, ev.box, _shift(k, p)))
+            kv = knock_points(d_take, stock, ub, gb, p, ev.box, _shift(k, p))
+            if ev.game is not None and d_take > 0:
+                under = undercut_chance(d_take, stock, p, _shift(k, p))
+                kv += knock_for_game(ev.game, p, d_take, stock, ub, under)
+            values[take] = max(values[take], kv)
         melded = _meld_with(with_top & ~(1 << c_best), top)
         mates = iter_cards(hand & RELATED[top])
         if melded:
@@ -442,7 +432,7 @@ def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool) ->
         c = _card(a)
         if c in by_card:
             m, d = by_card[c]
-            values[a] = play_on_value(m, stock, k.wall, p, ev.box)
+            values[a] = play_on_for_game(ev.game, play_on_value(m, stock, k.wall, p, ev.box), stock, k.wall)
             feed = ev.danger(c)
             if feed >= 0.2:
                 notes[a] = i18n._("deadwood {deadwood}, {chance} chance it melds for the opponent").format(
@@ -460,11 +450,13 @@ def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool) ->
         for a in knocks:
             dk = dks[a]
             if p.knock_model == "sample":
-                kv, under, _ = ev.knock_value(hand & ~(1 << _card(a)), dk, False)
+                kv, under, _ = sampled_knock_value(k, p, ev.rng, hand & ~(1 << _card(a)), dk, False)
             else:
                 kv = knock_points(dk, stock, ub, gb, p, ev.box, _shift(k, p))
                 under = undercut_chance(dk, stock, p, _shift(k, p))
-            values[a] = kv - p.knock_bias - (p.nobox_knock_bias if not ev.box else 0.0)
+            values[a] = kv - ev.knock_bias - (p.nobox_knock_bias if not ev.box else 0.0)
+            if ev.game is not None and p.knock_model != "sample":
+                values[a] += knock_for_game(ev.game, p, dk, stock, ub, under)
             notes[a] = i18n._("deadwood {deadwood}, undercut chance about {chance}").format(
                 deadwood=dk, chance=f"{under:.0%}"
             )

@@ -53,6 +53,22 @@ class Params:
     # hunter.  Experiments: -5 won more games against MARJJ_v5 (a gin hunter) but significantly
     # fewer against SimpleGinRummyPlayer (a quick knocker), so it is off (docs/strength.md).
     nobox_knock_bias: float = 0.0
+    # Where the game pays only its win (no box, no game bonus), value the knock and the discards by
+    # the chance of winning the game at the current scores (ginrummy.agents.gamevalue; measured in
+    # docs/strength.md: more games won against MARJJ_v5 and against the expert without it).
+    game_aware: bool = True
+    # Weight of the chance of gin through two new cards (pairs of stock cards that complete a gin
+    # together, neither alone), valued like the one-draw gin chance (gin bonus + their count).
+    pair_weight: float = 0.0
+    # Without a box bonus: a knock bias against an opponent that has won its hands with at least
+    # hunter_points a hand on average so far in the game (a gin hunter, which waits with a low count;
+    # against a quick knocker such as SimpleGinRummyPlayer knocking sooner costs, docs/strength.md).
+    hunter_knock_bias: float = -5.0
+    hunter_points: float = 22.0
+    # ... and against a quick knocker: one that has won at least two hands, with fewer than
+    # knocker_points a hand on average (small knocks), which a defender with a low count undercuts.
+    knocker_knock_bias: float = 0.0
+    knocker_points: float = 15.0
     knock_model: str = "fit"  # "fit" (the models above) or "sample" (sampled showdowns)
     samples: int = 32  # opponent hands sampled by the "sample" model
     extra: int = 2  # ...each drawn with this many cards more, keeping their best ten
