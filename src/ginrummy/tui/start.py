@@ -15,7 +15,7 @@ from textual.widgets.option_list import Option
 
 from ..agents import available_agents
 from ..errors import GinRummyError, StoreError
-from ..i18n import N_, _, ngettext
+from ..i18n import N_, _, ngettext, pgettext
 from ..options import option_help, options_for
 from ..session import HUMAN, make_session
 from ..variants import seats_of, variant_names
@@ -88,7 +88,7 @@ class StartScreen(Screen[None]):
 
     async def on_mount(self) -> None:
         self.title = "ginrummy"
-        self.sub_title = "start"
+        self.sub_title = pgettext("screen title", "start")
         self.refresh_saved()
         await self.rebuild_variant()
         saved = self.query_one("#saved", OptionList)
