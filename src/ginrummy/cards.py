@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator
 from typing import Final
 
 from .errors import CardError
-from .i18n import NP_, pgettext
+from .i18n import NP_, _, pgettext
 
 __all__ = [
     "CARDS",
@@ -121,17 +121,21 @@ class Card(int):
     def parse(cls, text: str) -> Card:
         """Parse one card; raise :class:`CardError` naming the text if it is not a card."""
         if not isinstance(text, str):
-            raise CardError(f"not a card: {text!r}")
+            raise CardError(_("not a card: {text}").format(text=repr(text)))
         t = text.strip()
         if t.upper() in ("JK", "JOKER"):
             return _CARDS[52]
         if len(t) < 2:
-            raise CardError(f"not a card: {text!r} (expected rank A23456789TJQK and suit cdhs, e.g. 'Th')")
+            raise CardError(
+                _("not a card: {text} (expected rank A23456789TJQK and suit cdhs, e.g. 'Th')").format(text=repr(text))
+            )
         rank_text, suit_text = t[:-1].upper(), t[-1].lower()
         rank = 10 if rank_text == "10" else RANK_CHARS.find(rank_text) + 1 if len(rank_text) == 1 else 0
         suit = _SUIT_ALIASES.get(suit_text)
         if rank <= 0 or suit is None:
-            raise CardError(f"not a card: {text!r} (expected rank A23456789TJQK and suit cdhs, e.g. 'Th')")
+            raise CardError(
+                _("not a card: {text} (expected rank A23456789TJQK and suit cdhs, e.g. 'Th')").format(text=repr(text))
+            )
         return _CARDS[suit * 13 + rank - 1]
 
     @property
@@ -205,9 +209,9 @@ def parse_cards(text: str | Iterable[str], *, allow_joker: bool = False, unique:
     for tok in tokens:
         card = tok if isinstance(tok, Card) else Card.parse(tok)
         if card == 52 and not allow_joker:
-            raise CardError(f"the joker {tok!r} cannot be in a hand")
+            raise CardError(_("the joker {text} cannot be in a hand").format(text=repr(tok)))
         if unique and seen >> card & 1:
-            raise CardError(f"duplicate card {tok!r}")
+            raise CardError(_("duplicate card {text}").format(text=repr(tok)))
         seen |= 1 << card
         out.append(card)
     return out
