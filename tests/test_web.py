@@ -772,3 +772,37 @@ def test_no_undo_at_a_table_of_friends(client: TestClient) -> None:
         assert not c.table["undo"]
         reply = c.request({"type": "undo"})
         assert reply["type"] == "error" and reply["code"] == "not_allowed" and "never at a table" in reply["message"]
+
+
+# ------------------------------------------------------------------------------------ the replay
+def test_a_finished_game_is_replayed_step_by_step(client: TestClient) -> None:
+    rng = random.Random(5)
+    with connect(client) as ws:
+        c = Client(ws)
+        joined = c.join_reply({"type": "new", "variant": "solitaire", "options": {"scoring": "none"}})
+        reply = c.request({"type": "replay"})
+        assert reply["type"] == "error" and reply["code"] == "not_allowed"  # not before the game is over
+        obs = c.obs
+        while not obs["game_over"]:
+            obs = play_hand(c, rng)
+        reply = c.request({"type": "replay"})
+        assert reply["type"] == "replay" and reply["game"] == joined["game"]
+        frames = reply["frames"]
+        assert frames[0]["move"] == "The game begins" and frames[1]["move"] == "Hand 1 is dealt"
+        assert frames[1]["hands"][0] and all(f["move"] for f in frames)
+        assert frames[-1]["result"] is not None and frames[-1]["totals"] == obs["totals"]
+        assert reply["final_totals"] == obs["final_totals"]
+        assert max(f["hand"] for f in frames) == obs["hand_number"]
+    client.portal.call(client.app.state.manager.saver.flush)
+    history = client.get("/api/history").json()["games"]
+    assert [g["id"] for g in history] == [joined["game"]]
+    again = client.get(f"/api/replay/{joined['game']}").json()
+    assert again["frames"] == frames
+    assert client.get("/api/replay/nope").status_code == 404
+    assert client.get("/api/replay/..%2Fx").status_code in (400, 404)
+
+
+def test_the_history_and_its_replays_are_the_owners_only(app: Any) -> None:
+    with TestClient(app, client=REMOTE, base_url=BASE) as tc:
+        assert tc.get("/api/history").status_code == 403
+        assert tc.get("/api/replay/20250101-120000-3fa2c1").status_code == 403

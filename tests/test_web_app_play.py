@@ -219,7 +219,7 @@ def test_watching_the_computer_play_is_kept_in_no_history(browser: Any, tmp_path
             p.page.wait_for_function(HAND_OVER)
             assert "you are watching" in p.page.inner_text("#hand-title")
             # the person never acts: no action of the player's own is offered
-            assert p.page.locator("#actions button:not(#deal):not(#new-game)").count() == 0
+            assert p.page.locator("#actions button:not(#deal):not(#new-game):not(#replay-game)").count() == 0
         assert p.attr("game-over") == "true"
         p.shot("watched-over")
         stats = p.page.evaluate("async () => (await fetch('/api/stats')).json()")
@@ -272,6 +272,71 @@ def test_reordering_the_hand_by_touch_on_a_phone(browser: Any, tmp_path: Path) -
         p.shot("touch-reordered")
         p.page.reload()
         p.page.wait_for_function(f"() => document.querySelectorAll('#hand .card')[4]?.dataset.card === '{moved}'")
+        assert not p.errors, p.errors
+    finally:
+        p.close()
+        server.stop()
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_replay_viewer_steps_through_a_finished_game(browser: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    server, base = serve(tmp_path, seed=6, history=True)  # a few finished games in the history
+    p = Phone(browser, base, size, touch=size == PHONE)
+    try:
+        p.goto("/")
+        classic = "[data-replay][aria-label*='Player 1 v Player 2'] >> nth=0"  # a two-player game
+        p.page.locator(classic).wait_for()
+        p.press(classic)
+        p.page.wait_for_selector("#view-replay:not([hidden])")
+        assert p.page.inner_text("#replay-move") == "The game begins"
+        assert p.page.is_disabled("#replay-back")
+        p.press("#replay-next")
+        p.page.wait_for_function("() => document.getElementById('replay-move').textContent.startsWith('Hand 1')")
+        assert p.page.locator("#replay-board .replay-seat").count() == 2  # both hands face up
+        p.press("#replay-next")
+        p.page.wait_for_function("() => document.getElementById('replay-pos').textContent.startsWith('Step 2 ')")
+        p.shot("replay-step")
+        p.page.keyboard.press("End")
+        p.page.locator("#replay-final").wait_for()
+        assert p.page.is_disabled("#replay-next")
+        p.shot("replay-end")
+        p.page.keyboard.press("ArrowLeft")
+        p.page.wait_for_function("() => !document.getElementById('replay-final')")
+        p.page.keyboard.press("Home")
+        p.page.wait_for_function("() => document.getElementById('replay-move').textContent === 'The game begins'")
+        assert p.page.evaluate("document.documentElement.scrollWidth") <= size[0]
+        p.press("#replay-close")
+        p.page.wait_for_selector("#view-lobby:not([hidden])")
+        assert not p.errors, p.errors
+    finally:
+        p.close()
+        server.stop()
+
+
+def test_replay_this_game_at_the_end_of_a_game(browser: Any, tmp_path: Path) -> None:
+    server, base = serve(tmp_path, seed=4)
+    p = Phone(browser, base, PHONE)
+    try:
+        p.goto("/")
+        p.page.select_option("#new-variant", "solitaire")
+        p.page.check("#new-watch")
+        p.page.select_option("#new-opponent", "greedy")
+        set_option(p.page, "scoring", "none")
+        p.press("#new-start")
+        p.page.wait_for_selector("#deal")
+        for _ in range(30):
+            if p.attr("game-over") == "true":
+                break
+            p.deal()
+            p.page.wait_for_function(HAND_OVER)
+        p.press("#replay-game")
+        p.page.wait_for_selector("#view-replay:not([hidden])")
+        steps = int(p.page.get_attribute("#replay-slider", "max") or 0)
+        assert steps > 2
+        p.page.keyboard.press("End")
+        p.page.locator("#replay-final").wait_for()
+        p.press("#replay-close")
+        p.page.wait_for_selector("#view-game:not([hidden])")
         assert not p.errors, p.errors
     finally:
         p.close()

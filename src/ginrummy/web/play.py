@@ -18,6 +18,7 @@ from ..store import Store
 from ..variants import solo_variants
 from ..words import computer_failed
 from .protocol import ProtocolError
+from .replay import replay_frames
 from .saver import Saver
 from .seatbook import SeatBook
 from .table import Client, Table
@@ -80,6 +81,16 @@ class TablePlay:
                 raise ProtocolError("not_allowed", str(exc)) from None
             table.suggestion = None
             self._changed(table, conn, seq, urgent=True)
+
+    async def replay(self, table: Table) -> dict[str, Any]:
+        """The finished game of ``table`` step by step (:func:`~ginrummy.web.replay.replay_frames`):
+        once the game is over every seed is revealed, so every position may be shown."""
+        async with table.lock:
+            st = table.session.state
+            if not st.game_over:
+                raise ProtocolError("not_allowed", "the replay is for a finished game")
+            record = st.to_record()
+        return {"type": "replay", "game": table.game_id, **(await asyncio.to_thread(replay_frames, record))}
 
     async def arrangements(self, table: Table, seat: int, text: str) -> dict[str, Any]:
         """Rule 0.8 (``knocker_arrangement=choose``): the melds ``seat`` may spread with the knock

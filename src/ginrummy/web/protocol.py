@@ -224,6 +224,7 @@ SCHEMAS: dict[str, dict[str, Field]] = {
     "deal": {},  # ready for the next hand; it is dealt when every person is ready
     "hint": {},
     "undo": {},  # against the computer: take back your last decision of the hand
+    "replay": {},  # a finished game: every position, step by step, for the replay viewer
     "suggest": {"action": Field(_text(80), True), "text": Field(_text(200))},
     # the creator of a table: a new invitation link for a seat (the old one stops working; a seat
     # whose person has been away long enough is opened again)

@@ -8,7 +8,8 @@ connection with its own seat's observation only (:mod:`ginrummy.web.table`).
 HTTP routes: ``/`` (the app), ``/join/<invite>`` (the app, opened on an invitation),
 ``/stats`` (the app's statistics page), ``/static/...``, ``/api/rules/<variant>`` (the rule
 book's sections for a variant), ``/api/info`` (variants, options, computer players), and, for
-the person at this computer only (a loopback client), ``/api/saved`` and ``/api/stats``.
+the person at this computer only (a loopback client), ``/api/saved``, ``/api/stats``,
+``/api/history`` (the finished games) and ``/api/replay/<game>`` (one of them, step by step).
 
 The layers below: :mod:`~ginrummy.web.guard` (host names, owner, security headers),
 :mod:`~ginrummy.web.connection` (one client), :mod:`~ginrummy.web.tables` (the tables).
@@ -53,6 +54,7 @@ from .protocol import (
     variant_facts,
 )
 from .quotas import ClientQuotas, Quotas
+from .replay import replay_frames
 from .rulebook import variant_rules
 from .table import Table, default_opponent, default_player
 from .tables import CUT_OPTIONS, TableManager
@@ -213,6 +215,53 @@ def create_app(
         except OSError as exc:  # the rule book missing from this installation: say so
             return JSONResponse({"error": f"the rule book cannot be read: {exc.strerror}"}, status_code=404)
 
+    async def history(request: Request) -> Response:
+        """The finished games of this computer, newest first (for the replay viewer)."""
+        denied = owner_only(request)
+        if denied is not None:
+            return denied
+        try:
+            games = await asyncio.to_thread(store.history)
+        except StoreError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=500)
+        out = [
+            {
+                "id": g.id,
+                "variant": g.variant,
+                "players": [safe_display_name(p, f"Player {i + 1}") for i, p in enumerate(g.players)],
+                "finished_at": g.finished_at,
+                "hands": g.hands,
+                "final_totals": g.final_totals,
+                "winner": g.winner,
+            }
+            for g in reversed(games[-100:])
+        ]
+        return JSONResponse({"games": out})
+
+    async def replay_game(request: Request) -> Response:
+        """A finished game of this computer step by step (:func:`ginrummy.web.replay.replay_frames`)."""
+        denied = owner_only(request)
+        if denied is not None:
+            return denied
+        game_id = request.path_params["game"]
+        if not _GAME_ID.match(game_id):
+            return JSONResponse({"error": "not a game id"}, status_code=400)
+
+        def find() -> dict[str, Any] | None:
+            for g in store.history():
+                if g.id == game_id:
+                    return {"game": g.id, **replay_frames(g.record)}
+            return None
+
+        try:
+            found = await asyncio.to_thread(find)
+        except (StoreError, GinRummyError) as exc:
+            return JSONResponse({"error": str(exc)}, status_code=500)
+        if found is None:
+            return JSONResponse({"error": f"no finished game {game_id}"}, status_code=404)
+        found["players"] = [safe_display_name(p, f"Player {i + 1}") for i, p in enumerate(found["players"])]
+        return JSONResponse(found)
+
     async def stats(request: Request) -> Response:
         denied = owner_only(request)
         if denied is not None:
@@ -370,6 +419,9 @@ def create_app(
         table, seat = conn.table, conn.seat
         if kind == "act":
             await manager.act(table, seat, msg["action"], conn, seq)
+        elif kind == "replay":
+            frames = await manager.replay(table)
+            conn.send({**frames, **({"seq": seq} if seq is not None else {})})
         elif kind == "undo":
             await manager.undo(table, seat, conn, seq)
         elif kind == "arrangements":
@@ -397,6 +449,8 @@ def create_app(
         Route("/api/saved", saved),
         Route("/api/saved/{game}", delete_saved, methods=["DELETE"]),
         Route("/api/stats", stats),
+        Route("/api/history", history),
+        Route("/api/replay/{game}", replay_game),
         Route("/api/rules/{variant}", rules),
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),

@@ -367,6 +367,9 @@
         S.hint = msg;
         renderHint();
         break;
+      case "replay":
+        openReplay(msg);
+        break;
       case "arrangements":
         if (msg.choices.length === 1) act(msg.choices[0].action); // nothing to choose
         else {
@@ -419,7 +422,8 @@
   function show(view) {
     if (S.view !== view) window.scrollTo(0, 0); // a new page starts at its top
     S.view = view;
-    for (const v of ["lobby", "join", "game", "stats"]) $(`view-${v}`).hidden = v !== view;
+    for (const v of ["lobby", "join", "game", "stats", "replay"]) $(`view-${v}`).hidden = v !== view;
+    if (view === "replay") renderReplay();
     if (view === "lobby") renderLobby();
     if (view === "game") renderGame();
     if (view === "stats") loadStats();
@@ -1048,6 +1052,7 @@
     if (S.arrangements && o.to_act) return renderArrangements(box);
     if (o.game_over) {
       box.append(el("button", { type: "button", class: "primary", id: "new-game", onclick: () => ((S.away = true), show("lobby")) }, "New game"));
+      box.append(el("button", { type: "button", id: "replay-game", onclick: () => send({ type: "replay" }) }, "Replay this game"));
     } else if (o.phase === "deal") {
       const me = t.seats[S.seat];
       const waiting = (t.waiting_for || []).length > 0;
@@ -1453,6 +1458,7 @@
     }
     renderCurrent();
     loadSaved(info);
+    loadFinished(info);
   }
 
   /** The lobby as the player left it last time (remembered in localStorage). */
@@ -1634,6 +1640,103 @@
     S.away = false;
     store("ginrummy.current", id);
     send({ type: "hello", game: id, token: g.token });
+  }
+
+  // ---------------------------------------------------------------- the replay viewer
+  /** A finished game step by step, forwards and back: the positions come from the server (every
+   * deal and action of the record, each seat's cards face up: the game is over). */
+  function openReplay(data) {
+    if (!data || !(data.frames || []).length) return;
+    S.replay = { data, i: 0 };
+    S.away = true; // the table's own messages do not pull the player back to the game
+    const slider = $("replay-slider");
+    slider.max = String(data.frames.length - 1);
+    show("replay");
+    $("replay-next").focus({ preventScroll: true });
+  }
+  function replayStep(to) {
+    const r = S.replay;
+    if (!r) return;
+    r.i = Math.max(0, Math.min(r.data.frames.length - 1, to));
+    renderReplay();
+  }
+  function renderReplay() {
+    const r = S.replay;
+    if (!r) return;
+    const { data, i } = r;
+    const f = data.frames[i];
+    const n = data.frames.length;
+    const who = (seat) => data.players[seat] || `Seat ${seat + 1}`;
+    $("replay-title").textContent = `Replay: ${variantTitle(data.variant)} (${data.players.join(" v ")})`;
+    fill($("replay-move"), ...richText(f.move));
+    $("replay-pos").textContent = `Step ${i} of ${n - 1}${f.hand ? ` · hand ${f.hand}` : ""}`;
+    $("replay-slider").value = String(i);
+    $("replay-first").disabled = $("replay-back").disabled = i === 0;
+    $("replay-next").disabled = $("replay-last").disabled = i === n - 1;
+    const board = clear($("replay-board"));
+    f.hands.forEach((cards, seat) => {
+      if (!cards.length && f.hand) return; // the Joker, or the sitter of a hand of three
+      board.append(
+        el(
+          "div",
+          { class: "replay-seat", "data-seat": String(seat) },
+          el("div", { class: "who" }, who(seat), f.to_act === seat ? el("span", { class: "badge" }, "to act") : null, el("span", { class: "badge" }, `total ${f.totals[seat]}`)),
+          el("div", { class: "faceup", role: "group", "aria-label": `${who(seat)}'s cards` }, sortedHand(cards).map((c) => cardFace(c, { button: false, class: `card small suit-${suitOf(c)}`, role: "img", "aria-label": cardName(c) }))),
+        ),
+      );
+    });
+    if (f.hand) {
+      board.append(
+        el(
+          "p",
+          { class: "replay-piles" },
+          `Stock: ${f.stock} · discard pile: ${f.pile} `,
+          f.top ? el("span", {}, "· top: ", mini(f.top)) : null,
+        ),
+      );
+    }
+    if (f.result) {
+      const ex = el("ul", { class: "explain" });
+      (f.result.explanation || []).forEach((line) => ex.append(el("li", {}, ...richText(line))));
+      board.append(ex);
+    }
+    if (i === n - 1 && data.final_totals) {
+      board.append(el("p", { id: "replay-final" }, el("strong", {}, "Final totals: "), data.final_totals.map((p, k) => `${who(k)} ${p}`).join(" · ")));
+    }
+  }
+  async function replayFinished(id) {
+    try {
+      const r = await fetch(`/api/replay/${encodeURIComponent(id)}`);
+      const data = await r.json();
+      if (!r.ok) throw new Error(data.error || "no replay");
+      openReplay(data);
+    } catch (e) {
+      flash(`The replay cannot be shown: ${e.message}`);
+    }
+  }
+  async function loadFinished(info) {
+    const list = clear($("finished-list"));
+    if (!info || !info.owner) return;
+    let data;
+    try {
+      const r = await fetch("/api/history");
+      if (!r.ok) return;
+      data = await r.json();
+    } catch (e) {
+      return;
+    }
+    if (!data.games.length) return;
+    list.append(el("li", {}, el("strong", {}, "Finished games: step through them again")));
+    for (const g of data.games.slice(0, 10)) {
+      list.append(
+        el(
+          "li",
+          {},
+          el("span", {}, `${variantTitle(g.variant)}: ${g.players.join(" v ")} · ${g.final_totals.join("–")}`),
+          el("button", { type: "button", class: "small", "data-replay": g.id, "aria-label": `Replay ${g.players.join(" v ")}, ${g.final_totals.join("–")}`, onclick: () => replayFinished(g.id) }, "Replay"),
+        ),
+      );
+    }
   }
 
   // ---------------------------------------------------------------- statistics
@@ -1849,6 +1952,15 @@
     const tag = (ev.target && ev.target.tagName) || "";
     if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
     if ($("help").open || $("rules-dialog").open) return;
+    if (S.view === "replay" && S.replay) {
+      const to = { ArrowLeft: -1, ArrowRight: 1 }[ev.key];
+      if (to) replayStep(S.replay.i + to);
+      else if (ev.key === "Home") replayStep(0);
+      else if (ev.key === "End") replayStep(S.replay.data.frames.length - 1);
+      else return;
+      ev.preventDefault();
+      return;
+    }
     if (ev.key === "?") {
       ev.preventDefault();
       $("help").showModal();
@@ -1974,6 +2086,16 @@
       show("lobby");
     });
     $("sort-toggle").addEventListener("click", toggleSort);
+    $("replay-first").addEventListener("click", () => replayStep(0));
+    $("replay-back").addEventListener("click", () => replayStep(S.replay.i - 1));
+    $("replay-next").addEventListener("click", () => replayStep(S.replay.i + 1));
+    $("replay-last").addEventListener("click", () => replayStep(S.replay.data.frames.length - 1));
+    $("replay-slider").addEventListener("input", (ev) => replayStep(Number(ev.target.value)));
+    $("replay-close").addEventListener("click", () => {
+      S.replay = null;
+      S.away = !(S.game && S.obs);
+      show(S.away ? "lobby" : "game");
+    });
     $("new-variant").addEventListener("change", () => S.info && (fillOpponents(S.info), fillOptions(S.info)));
     $("new-watch").addEventListener("change", () => S.info && fillOpponents(S.info));
     $("new-opponent").addEventListener("change", () => S.info && describeOpponent(S.info));
