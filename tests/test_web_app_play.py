@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from test_web_app_phone import DESKTOP, PHONE, Phone, serve
-from test_web_browser import CHROMIUM, HAND_OVER, LAUNCH_ARGS, SHOTS
+from test_web_browser import CHROMIUM, HAND_OVER, LAUNCH_ARGS, SHOTS, axe_problems
 
 pytestmark = [pytest.mark.browser]
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -74,7 +74,8 @@ def test_the_cut_for_the_roles_of_three(browser: Any, tmp_path: Path) -> None:
         p.start("three")
         p.page.locator("#cut").wait_for()
         outcome = p.page.inner_text("#cut-outcome")
-        assert "is in the box" in outcome and "captains" in outcome and "sits out" in outcome
+        assert "in the box" in outcome and "captain" in outcome and "sit" in outcome
+        assert "You is" not in outcome
         p.shot("cut-three")
         assert not p.errors, p.errors
     finally:
@@ -300,6 +301,7 @@ def test_the_replay_viewer_steps_through_a_finished_game(browser: Any, tmp_path:
         p.page.locator("#replay-final").wait_for()
         assert p.page.is_disabled("#replay-next")
         p.shot("replay-end")
+        assert axe_problems(p.page) == []
         p.page.keyboard.press("ArrowLeft")
         p.page.wait_for_function("() => !document.getElementById('replay-final')")
         p.page.keyboard.press("Home")

@@ -1319,7 +1319,10 @@
     });
     if (cut.roles) {
       const [box, captain, sitter] = cut.roles;
-      sec.append(el("p", { id: "cut-outcome" }, `Highest card: ${name(box)} is in the box; ${name(captain)} captains; ${name(sitter)} sits out the first hand.`));
+      const who = (seat, you, other) => (seat === S.seat && !watching() ? `you ${you}` : `${name(seat)} ${other}`);
+      sec.append(
+        el("p", { id: "cut-outcome" }, `Highest card: ${who(box, "are in the box", "is in the box")}; ${who(captain, "captain", "captains")}; ${who(sitter, "sit out", "sits out")} the first hand.`),
+      );
     } else {
       sec.append(el("p", { id: "cut-outcome" }, `The lower card deals: ${cut.dealer === S.seat ? "you deal" : name(cut.dealer) + " deals"} the first hand.`));
     }
