@@ -824,7 +824,7 @@
         "div",
         { class: "pile-area pile-facts" },
         el("span", { class: "label" }, `Knock limit ${o.knock_limit} · draws ${o.draws}`),
-        discardHistory(o.discards || [], "Your discards"),
+        discardHistory(o.discards || [], watching() ? `${name(S.seat)}'s discards` : "Your discards"),
       ),
     );
     box.append(...items);
@@ -1256,8 +1256,10 @@
       }
     }
     if (res.result === "redeal" || res.result === "joker") {
-      // the joker was dealt among the ten: show the deal with the joker in it
-      box.append(el("div", { class: "spread", id: "dealt-joker" }, el("span", { class: "lbl" }, "The deal:"), ...(o.hand || []).map((c) => mini(c)), jokerFace()));
+      // a redeal: the joker was dealt among the ten (the deal with the joker in it); the joker
+      // turned up in play: the hand it ended, beside it
+      const label = res.result === "redeal" ? "The deal:" : "The hand when the joker came:";
+      box.append(el("div", { class: "spread", id: "dealt-joker" }, el("span", { class: "lbl" }, label), ...(o.hand || []).map((c) => mini(c)), jokerFace()));
     }
     if (res.counted_cards && res.counted_cards.length) {
       box.append(el("p", {}, `Cards turned before the joker (${res.counted}): `, minis(res.counted_cards)));
