@@ -82,3 +82,37 @@ def test_snapshot_classic_mid_hand(speak: None, size: str, tmp_path: Path, reque
         await pilot.wait_for_scheduled_animations()
 
     assert snap_compare(make_app(tmp_path, "classic", deal_seed=5), terminal_size=SIZES[size], run_before=before)
+
+
+def test_the_start_screen_switches_the_language_and_remembers_it(tmp_path: Path) -> None:
+    """ctrl+l on the start screen: the next language at once (the screen made again in it, its
+    footer too), saved in the data directory's settings as --lang saves it."""
+    from textual.widgets import Static
+
+    from ginrummy.tui.start import StartScreen
+
+    async def run() -> None:
+        app = make_app(tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(lambda: isinstance(app.screen, StartScreen))
+            first = app.screen
+            await pilot.press("ctrl+l")
+            await _until(lambda: isinstance(app.screen, StartScreen) and app.screen is not first)
+            await pilot.pause()
+            assert i18n.current_language() == "ko"
+            assert i18n.saved_language(tmp_path) == "ko"
+            title = app.screen.query_one("#start-title", Static)
+            assert "진 러미 게임 모음" in str(title.content)
+            assert any(b.description == "게임 시작" for _key, b in app.screen._bindings)
+            await pilot.press("ctrl+l")
+            await _until(lambda: i18n.current_language() == "lv")
+            assert i18n.saved_language(tmp_path) == "lv"
+            await pilot.press("ctrl+l")
+            await _until(lambda: i18n.current_language() == "en")
+            assert i18n.saved_language(tmp_path) == "en"
+
+    before = i18n.current_language()
+    try:
+        asyncio.run(run())
+    finally:
+        i18n.set_language(before)

@@ -43,6 +43,7 @@ KEYS_HELP = N_("""\
 | ? | this help |
 | Esc | back to the menu (the game is saved) |
 | q | quit (the game is saved; you resume next time) |
+| ctrl+l | (start screen) the next language: English, 한국어, latviešu; remembered |
 
 Every card shows its rank, suit symbol and suit letter (7♥h). Cards in a meld carry the meld's
 number under them; the selected card has a heavy border; a card just drawn is marked with `*`.

@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Collapsible, Footer, Header, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
+from .. import i18n
 from ..agents import available_agents
 from ..errors import GinRummyError, StoreError
 from ..i18n import N_, _, ngettext, pgettext
@@ -42,6 +43,7 @@ class StartScreen(Screen[None]):
         Binding("ctrl+r", "resume", N_("Resume newest"), priority=True),
         Binding("ctrl+t", "stats", N_("Statistics"), priority=True),
         Binding("ctrl+d", "delete_saved", N_("Delete saved game"), show=False),
+        Binding("ctrl+l", "language", N_("Language"), show=False, priority=True),
         Binding("f1", "help", N_("Keys")),
         Binding("ctrl+q", "app.quit", N_("Quit"), priority=True),
     ]
@@ -341,6 +343,27 @@ class StartScreen(Screen[None]):
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
+
+    def action_language(self) -> None:
+        """The next language (English, Korean, Latvian), remembered in the data directory's settings
+        as --lang remembers it; the start screen is made again in it."""
+        langs = i18n.LANGUAGES
+        current = i18n.current_language()
+        lang = langs[(langs.index(current) + 1) % len(langs)] if current in langs else langs[0]
+        store = host(self).store
+        saved = True
+        if store is not None:
+            try:
+                i18n.save_language(store.data_dir, lang)
+            except OSError:
+                saved = False
+        i18n.set_language(lang)
+        self.app.switch_screen(StartScreen(self.variant))
+        name = i18n.LANGUAGE_NAMES[lang]
+        if store is not None and saved:
+            self.app.notify(_("Language: {name} (remembered)").format(name=name), timeout=3)
+        else:
+            self.app.notify(_("Language: {name} (not remembered: settings cannot be written)").format(name=name))
 
     @on(OptionList.OptionSelected, "#saved")
     def saved_chosen(self, event: OptionList.OptionSelected) -> None:
