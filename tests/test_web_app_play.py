@@ -273,6 +273,17 @@ def test_reordering_the_hand_by_touch_on_a_phone(browser: Any, tmp_path: Path) -
         p.shot("touch-reordered")
         p.page.reload()
         p.page.wait_for_function(f"() => document.querySelectorAll('#hand .card')[4]?.dataset.card === '{moved}'")
+        # a finger drags the card to discard onto the pile
+        rng = random.Random(5)
+        while p.wait_turn() in ("upcard", "draw"):
+            p.tap_turn(rng)
+        assert p.attr("phase") == "discard"
+        p.settled()
+        card = p.best_discard()
+        before = p.states()
+        touch_drag(p.page, centre(p.page, f'#hand .card[data-card="{card}"]'), centre(p.page, "#pile"))
+        p.wait_states_after(before)
+        p.page.wait_for_function(f"() => !document.querySelector('#hand .card[data-card=\"{card}\"]')")
         assert not p.errors, p.errors
     finally:
         p.close()
