@@ -354,3 +354,43 @@ def test_replay_this_game_at_the_end_of_a_game(browser: Any, tmp_path: Path) -> 
     finally:
         p.close()
         server.stop()
+
+
+def test_the_defender_chooses_the_layoffs(browser: Any, tmp_path: Path) -> None:
+    # seed 15: the computer knocks in the first hand; the engine lays off 5d for you, and 4h could go instead
+    server, base = serve(tmp_path, seed=15)
+    p = Phone(browser, base, DESKTOP, touch=False)
+    try:
+        p.start("classic")
+        p.deal()
+        for _ in range(60):
+            phase = p.wait_turn()
+            if phase in ("deal", "over"):
+                break
+            before = p.states()
+            if phase == "upcard":
+                p.page.click("#act-pass")
+            elif phase == "draw":
+                p.page.click("#stock")
+            else:  # never knock: discard the best card (chosen, then chosen again)
+                card = p.best_discard()
+                p.card(card).click()
+                p.card(card).click()
+            p.wait_states_after(before)
+        p.page.wait_for_function(HAND_OVER)
+        p.page.locator("#layoff-choice").wait_for()
+        offered = p.page.eval_on_selector_all("#layoff-choice button", "bs => bs.map(b => b.dataset.action)")
+        assert offered == ["layoff 5d", "layoff 4h"] or sorted(offered) == ["layoff 4h", "layoff 5d"], offered
+        laid = p.page.eval_on_selector_all("#result .laid [data-card]", "cs => cs.map(c => c.dataset.card)")
+        assert laid == ["5d"]  # the engine's choice
+        p.shot("layoff-choice")
+        before = p.states()
+        p.page.click("#layoff-4h")
+        p.wait_states_after(before)
+        laid = p.page.eval_on_selector_all("#result .laid [data-card]", "cs => cs.map(c => c.dataset.card)")
+        assert laid == ["4h"]  # the player's own choice replaced it
+        assert "You lay off 4♥" in p.page.inner_text("#log")  # in the move log's words
+        assert not p.errors, p.errors
+    finally:
+        p.close()
+        server.stop()

@@ -52,10 +52,11 @@ class TablePlay:
                 raise ProtocolError("bad_action", str(exc)) from None
             if s.state.game_over:
                 raise ProtocolError("game_over", "the game is over")
-            if s.state.needs_deal:
-                raise ProtocolError("not_your_turn", "the hand is over: press Deal for the next one")
-            if s.to_act != seat:
-                raise ProtocolError("not_your_turn", "it is not your turn")
+            if action.kind != "layoff":  # a layoff is the defender's, after the knock (the session checks it)
+                if s.state.needs_deal:
+                    raise ProtocolError("not_your_turn", "the hand is over: press Deal for the next one")
+                if s.to_act != seat:
+                    raise ProtocolError("not_your_turn", "it is not your turn")
             if not s.is_human(seat):
                 raise ProtocolError("not_your_turn", "a computer player plays this seat: you are watching")
             if action.card is not None and action.card not in s.state.hand(seat):

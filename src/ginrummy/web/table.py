@@ -163,6 +163,10 @@ class Table:
         info["roles"] = None if roles is None else roles._asdict()  # three: box, captain, sitter
         info["defender"] = self.session.defender()  # who defended the knock or gin that ended the hand
         info["target"] = self.session.game_target
+        # after a knock, the cards a person defending may lay off by their own choice (rule 0.9.3;
+        # the engine laid off the best already): each ``layoff`` replaces the automatic choice
+        defending = st.is_hand_over and not st.game_over and self.session.defender() == seat
+        info["layoffs"] = [str(c) for c in st.layoff_options()] if defending and self.session.is_human(seat) else []
         info["watching"] = self.session.watched  # computer players only: the person watches seat 0
         info["undo"] = self.kind == "solo" and self.session.can_undo(seat)  # a decision to take back now
         info["takebacks"] = self.session.takebacks

@@ -1255,6 +1255,19 @@
         }
       }
     }
+    const lays = (S.table && S.table.layoffs) || [];
+    if (lays.length && !watching()) {
+      // you defended a knock: your layoffs were chosen for you (the best); lay off your own instead
+      const explicit = S.obs.history ? S.obs.history.some((h) => h.action.startsWith("layoff")) : false;
+      box.append(
+        el(
+          "div",
+          { class: "layoff-choice", id: "layoff-choice" },
+          el("p", {}, explicit ? "Lay off another card:" : "Your layoffs were made for you (the most deadwood saved). Lay off your own choice instead, one card at a time:"),
+          ...lays.map((c) => el("button", { type: "button", class: "small", id: `layoff-${c}`, "data-action": `layoff ${c}`, onclick: () => act(`layoff ${c}`) }, "Lay off ", mini(c))),
+        ),
+      );
+    }
     if (res.result === "redeal" || res.result === "joker") {
       // a redeal: the joker was dealt among the ten (the deal with the joker in it); the joker
       // turned up in play: the hand it ended, beside it
