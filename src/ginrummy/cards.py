@@ -24,6 +24,7 @@ from __future__ import annotations
 import enum
 import hashlib
 import secrets
+import struct
 from collections.abc import Iterable, Iterator
 from typing import Final
 
@@ -310,6 +311,8 @@ def full_pack(*, joker: bool = False) -> list[Card]:
 # --- The shuffle -------------------------------------------------------------------------------
 SHUFFLE_VERSION: Final = "ginrummy-shuffle/1"
 _TWO64: Final = 1 << 64
+_LIMITS: Final = tuple(_TWO64 - _TWO64 % n if n else 0 for n in range(64))  # below(n)'s bound, n < 64
+_BLOCK_WORDS: Final = struct.Struct(">4Q").unpack  # a block's four big-endian 64-bit words
 
 
 class ShuffleStream:
@@ -332,10 +335,14 @@ class ShuffleStream:
 
     def _word(self) -> int:
         if not self._words:
-            digest = hashlib.sha256(self._seed + self._block.to_bytes(8, "big")).digest()
-            self._block += 1
-            self._words = [int.from_bytes(digest[i : i + 8], "big") for i in (24, 16, 8, 0)]
+            self._refill()
         return self._words.pop()
+
+    def _refill(self) -> None:
+        """The next block's four words, kept last word first (they are popped from the end)."""
+        digest = hashlib.sha256(self._seed + self._block.to_bytes(8, "big")).digest()
+        self._block += 1
+        self._words = list(_BLOCK_WORDS(digest)[::-1])
 
     def below(self, n: int) -> int:
         limit = _TWO64 - _TWO64 % n
@@ -345,9 +352,18 @@ class ShuffleStream:
                 return w % n
 
     def shuffle(self, items: list[Card]) -> list[Card]:
-        """Shuffle ``items`` in place and return it."""
+        """Shuffle ``items`` in place and return it (:meth:`below` for each position, inlined:
+        the seeded deal's hot path)."""
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _LIMITS[n] if n < 64 else _TWO64 - _TWO64 % n
+            while True:
+                if not self._words:
+                    self._refill()
+                w = self._words.pop()
+                if w < limit:
+                    break
+            j = w % n
             items[i], items[j] = items[j], items[i]
         return items
 

@@ -313,17 +313,18 @@ class State(Match):
     def apply(self, action: Action | str | int) -> None:
         """Apply one action of the seat to act.  An illegal action raises :class:`IllegalAction`
         naming the legal ones, and changes nothing."""
-        act = self._coerce(action)
+        # The hot path of every simulation: locals, no calls that can be skipped.
+        act = action if type(action) is Action else self._coerce(action)
         if act.kind == "layoff":
             self._apply_layoff(act)
             return
-        if self._legal is None:
-            self._legal = self._legal_of(self)
         legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_of(self)
         if act.melds is not None:
             act = self._check_declared(act, legal)
         else:
-            act = ACTIONS[action_id(act)]  # interned: the membership test below is by identity
+            act = ACTIONS[act._id]  # interned: the membership test below is by identity
             for x in legal:
                 if x is act:
                     break
@@ -333,9 +334,11 @@ class State(Match):
                     self._illegal(act, legal)
                 else:
                     act = gin
-        self._push()
-        self.logs[-1].actions.append(act)
-        self.logs[-1].seats.append(self.current)
+        if self.undo_enabled:
+            self._push()
+        log = self.logs[-1]  # a legal action means a hand was dealt
+        log.actions.append(act)
+        log.seats.append(self.current)
         self._legal = None
         result = self._play(self, act)
         if result is not None:

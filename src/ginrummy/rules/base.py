@@ -26,18 +26,17 @@ from .hand import Cut, HandResult, Match
 __all__ = ["Rules"]
 
 
-class _SuitDiscards(dict[int, tuple[Action, ...]]):
-    """Key ``s << 13 | x`` (suit ``s``, 13-bit pattern ``x``) -> the discard actions of those cards,
-    in card order (so four lookups list a hand's discards by action id).  Filled on first use."""
-
-    def __missing__(self, key: int) -> tuple[Action, ...]:
-        s, x = key >> 13, key & 0x1FFF
-        v = tuple(DISCARD[13 * s + r] for r in range(13) if x >> r & 1)
-        self[key] = v
-        return v
+# Per suit ``s``, indexed by its 13-bit pattern ``x``: the discard actions of those cards, in
+# card order (so four lookups list a hand's discards by action id).  Filled on first use (at most
+# 4 x 8,192 tuples); plain lists, the fastest lookup there is.
+_SUIT_DISCARDS: tuple[list[tuple[Action, ...] | None], ...] = tuple([None] * 8192 for _ in range(4))
+_SD0, _SD1, _SD2, _SD3 = _SUIT_DISCARDS
 
 
-_SUIT_DISCARDS = _SuitDiscards()
+def _suit_discards(s: int, x: int) -> tuple[Action, ...]:
+    v = tuple(DISCARD[13 * s + r] for r in range(13) if x >> r & 1)
+    _SUIT_DISCARDS[s][x] = v
+    return v
 
 
 class Rules:
@@ -67,6 +66,8 @@ class Rules:
         """The scoring bonuses, as the keyword arguments of :mod:`ginrummy.scoring`'s functions."""
         self.discard_taken_allowed = bool(getattr(options, "discard_drawn_upcard_allowed", False))
         """Rule 1.5: a card taken from the discard pile may be discarded at once."""
+        self._ends_always = type(self).may_end is Rules.may_end
+        """:meth:`may_end` is always true (not overridden): the hot path skips the call."""
 
     def __copy__(self) -> Rules:
         return self
@@ -145,29 +146,48 @@ class Rules:
 
     def discard_legal(self, m: Match) -> list[Action]:
         """Holding eleven: the discards, then the knocks and gins, then big gin (by action id)."""
-        assert m.current is not None
-        hand = m.hands[m.current]
-        movable = hand
-        if m.taken is not None and not self.discard_taken_allowed:
-            movable &= ~(1 << int(m.taken))  # rule 1.5: not the card just taken from the discard pile
-        sd = _SUIT_DISCARDS
-        out = [*sd[movable & 0x1FFF], *sd[0x2000 | movable >> 13 & 0x1FFF]]
-        out += [*sd[0x4000 | movable >> 26 & 0x1FFF], *sd[0x6000 | movable >> 39]]
-        if self.may_end(m):
-            if best_discard_deadwood(hand) <= m.knock_limit:
+        # The hot path of every simulation (about half of all steps).
+        seat = m.current
+        assert seat is not None
+        hand = m.hands[seat]
+        taken = m.taken
+        # Rule 1.5: not the card just taken from the discard pile (unless the options allow it).
+        movable = hand if taken is None or self.discard_taken_allowed else hand & ~(1 << taken)
+        x = movable & 0x1FFF
+        a = _SD0[x]
+        if a is None:
+            a = _suit_discards(0, x)
+        x = movable >> 13 & 0x1FFF
+        b = _SD1[x]
+        if b is None:
+            b = _suit_discards(1, x)
+        x = movable >> 26 & 0x1FFF
+        c = _SD2[x]
+        if c is None:
+            c = _suit_discards(2, x)
+        x = movable >> 39
+        d = _SD3[x]
+        if d is None:
+            d = _suit_discards(3, x)
+        out = [*a, *b, *c, *d]
+        if self._ends_always or self.may_end(m):
+            best = best_discard_deadwood(hand)
+            if best <= m.knock_limit:
                 knocks = []
                 gins = []
                 may_knock = self.may_knock
-                for c, d in deadwood_after_each(hand):  # every discard's deadwood in one pass
-                    if not movable >> c & 1:
+                for card, dead in deadwood_after_each(hand):  # every discard's deadwood in one pass
+                    if not movable >> card & 1:
                         continue
-                    if d == 0:
-                        gins.append(GIN[c])
-                    elif may_knock(m, d):
-                        knocks.append(KNOCK[c])
+                    if dead == 0:
+                        gins.append(GIN[card])
+                    elif may_knock(m, dead):
+                        knocks.append(KNOCK[card])
                 out += knocks
                 out += gins
-            if self.big_gin_allowed(m) and min_deadwood(hand) == 0:
+            # All eleven melded means some discard leaves gin (a meld of four or more is among
+            # them), so big gin needs best == 0: the full search only then.
+            if best == 0 and self.big_gin_allowed(m) and min_deadwood(hand) == 0:
                 out.append(BIG_GIN)
         return out
 

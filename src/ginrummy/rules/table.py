@@ -73,37 +73,22 @@ class TableGame(Rules):
     # ------------------------------------------------------------------ legal actions
     def legal(self, m: Match) -> list[Action]:
         ph = m.phase
-        if ph == PH_UPCARD:
-            return [TAKE, PASS]
+        if ph == PH_DISCARD:  # the common phases first
+            return self.discard_legal(m)
         if ph == PH_DRAW:
             if m.must_draw or not m.pile:
                 return [DRAW]
             return [DRAW, TAKE]
-        if ph != PH_DISCARD:
-            return []
-        return self.discard_legal(m)
+        if ph == PH_UPCARD:
+            return [TAKE, PASS]
+        return []
 
     # ------------------------------------------------------------------ playing
     def play(self, m: Match, act: Action) -> HandResult | None:
+        # The hot path of every simulation: the common kinds first (draw or take, then discard).
         seat = m.current
         assert seat is not None
         k = act.kind
-        if k == "pass":
-            m.passes += 1
-            if m.passes == 1:
-                m.current = m.hand_dealer  # rule 1.4.2
-            else:
-                m.current = m.hand_nondealer  # rule 1.4.3
-                m.phase = PH_DRAW
-                m.must_draw = True
-            return None
-        if k == "take":
-            card = m.pile.pop()
-            m.hands[seat] |= 1 << card
-            m.known[seat] |= 1 << card
-            m.taken = card
-            m.phase = PH_DISCARD
-            return None
         if k == "draw":
             card = m.stock.pop()
             m.hands[seat] |= 1 << card
@@ -111,12 +96,14 @@ class TableGame(Rules):
             m.must_draw = False
             m.phase = PH_DISCARD
             return None
-        if act.card is not None:
-            m.hands[seat] &= ~(1 << act.card)
-            m.known[seat] &= ~(1 << act.card)
-            m.pile.append(act.card)
-        m.taken = None
         if k == "discard":
+            dis = act.card
+            assert dis is not None
+            bit = 1 << dis
+            m.hands[seat] &= ~bit
+            m.known[seat] &= ~bit
+            m.pile.append(dis)
+            m.taken = None
             if len(m.stock) <= self.wall_cards:  # rule 1.9: the wall
                 return HandResult(
                     ResultKind.DRAW,
@@ -127,6 +114,27 @@ class TableGame(Rules):
             m.current = m.hand_nondealer if seat == m.hand_dealer else m.hand_dealer
             m.phase = PH_DRAW
             return None
+        if k == "take":
+            card = m.pile.pop()
+            m.hands[seat] |= 1 << card
+            m.known[seat] |= 1 << card
+            m.taken = card
+            m.phase = PH_DISCARD
+            return None
+        if k == "pass":
+            m.passes += 1
+            if m.passes == 1:
+                m.current = m.hand_dealer  # rule 1.4.2
+            else:
+                m.current = m.hand_nondealer  # rule 1.4.3
+                m.phase = PH_DRAW
+                m.must_draw = True
+            return None
+        if act.card is not None:  # a knock or gin with a discard
+            m.hands[seat] &= ~(1 << act.card)
+            m.known[seat] &= ~(1 << act.card)
+            m.pile.append(act.card)
+        m.taken = None
         return self.showdown(m, seat, act)
 
     def doubles(self, m: Match) -> bool:
