@@ -127,18 +127,29 @@ def _option(argv: Sequence[str], name: str) -> str | None:
     return value
 
 
-def _language(argv: Sequence[str]) -> str:
-    """The language to speak: ``--lang`` (remembered in the data directory's settings when it is
-    a real language), else the saved setting, else the environment's, else English.  An unknown
-    ``--lang`` is left for argparse to refuse; a setting that cannot be saved is not an error."""
-    wanted = _option(argv, "--lang")
+def _settings_folder(argv: Sequence[str]) -> Path:
     data_dir = _option(argv, "--data-dir")
-    folder = Path(data_dir).expanduser() if data_dir else default_data_dir()
+    return Path(data_dir).expanduser() if data_dir else default_data_dir()
+
+
+def _remember_language(argv: Sequence[str]) -> None:
+    """Remember ``--lang`` (a real language) in the data directory's settings, once argparse has
+    accepted the command line (a refused command line changes no file); a setting that cannot be
+    saved is not an error."""
+    wanted = _option(argv, "--lang")
+    folder = _settings_folder(argv)
     if wanted in i18n.LANGUAGES:
         with contextlib.suppress(OSError):
             if i18n.saved_language(folder) != wanted:
                 i18n.save_language(folder, wanted)
-    elif wanted is not None and wanted != i18n.PSEUDO:
+
+
+def _language(argv: Sequence[str]) -> str:
+    """The language to speak: ``--lang``, else the saved setting, else the environment's, else
+    English.  An unknown ``--lang`` is left for argparse to refuse."""
+    wanted = _option(argv, "--lang")
+    folder = _settings_folder(argv)
+    if wanted is not None and wanted not in i18n.LANGUAGES and wanted != i18n.PSEUDO:
         wanted = None
     return i18n.choose_language(wanted, i18n.saved_language(folder))
 
@@ -200,7 +211,13 @@ def _log_dirs() -> list[Path]:
 
 def _main(argv: Sequence[str]) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        if exc.code in (0, None):  # --help, --version: the command line was accepted
+            _remember_language(argv)
+        raise
+    _remember_language(argv)
     command = args.command or "play"
     module = _module(command)
     if module is None:

@@ -325,16 +325,19 @@ def saved_language(folder: str | os.PathLike[str] | None) -> str | None:
 
 def save_language(folder: str | os.PathLike[str], lang: str) -> None:
     """Remember ``lang`` in ``folder``'s settings, keeping the other settings; written atomically
-    (a failure leaves the file as it was and raises OSError)."""
+    (a failure leaves the file as it was and raises OSError).  A settings file that cannot be read
+    as a JSON object is not overwritten (it may hold settings a person wants back): OSError."""
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}")
     path = Path(folder) / SETTINGS_FILE
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict):
-            data = {}
-    except (OSError, ValueError):
+    except FileNotFoundError:
         data = {}
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        raise OSError(f"{path} is not a settings file that can be read; it is left as it was")
     data["language"] = lang
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{SETTINGS_FILE}.{os.getpid()}.tmp")

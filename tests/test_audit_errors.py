@@ -1,0 +1,88 @@
+"""An error means nothing changed (audit of today's features): a refused command line, a corrupt
+settings file, a refused takeback, cut or choice of melds leave state and files as they were, and
+say so in one line, with no traceback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ginrummy import i18n
+from ginrummy.cli import main
+from ginrummy.errors import IllegalAction
+from ginrummy.session import make_session
+
+
+# ------------------------------------------------------------------------------------ the language setting
+def test_a_refused_command_line_remembers_no_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "data"
+    with pytest.raises(SystemExit) as exc:
+        main(["--data-dir", str(data), "--lang", "lv", "nosuchcommand"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "invalid choice" in err
+    assert not (data / "settings.json").exists()  # was written with "lv" before argparse refused
+    with pytest.raises(SystemExit) as exc:
+        main(["--data-dir", str(data), "--lang", "ko", "deadwood", "--no-such-option"])
+    assert exc.value.code == 2 and i18n.saved_language(data) is None
+    # an accepted one still remembers it (help and version included)
+    with pytest.raises(SystemExit) as exc:
+        main(["--data-dir", str(data), "--lang", "ko", "--version"])
+    assert exc.value.code == 0 and i18n.saved_language(data) == "ko"
+
+
+@pytest.mark.parametrize("text", ['{"language": "ko", "theme": "dark",', "[1, 2]", '"lv"'])
+def test_a_corrupt_settings_file_is_left_as_it_was(
+    text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(OSError, match="settings"):
+        i18n.save_language(tmp_path, "lv")
+    assert path.read_text(encoding="utf-8") == text  # was overwritten with {"language": "lv"}
+    assert i18n.saved_language(tmp_path) is None
+    # the command line goes on in the language asked for, and leaves the file alone
+    with pytest.raises(SystemExit) as exc:
+        main(["--data-dir", str(tmp_path), "--lang", "lv", "--help"])
+    assert exc.value.code == 0 and "Gin Rummy spēļu saime" in capsys.readouterr().out
+    assert path.read_text(encoding="utf-8") == text
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["settings.json"]  # no temporary file left
+
+
+def test_a_readable_settings_file_keeps_its_other_settings(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text('{"theme": "dark"}', encoding="utf-8")
+    hand = ["7c", "8c", "9c", "Kd", "Kh", "Ks", "2d", "3h", "4s", "5c"]
+    assert main(["--data-dir", str(tmp_path), "--lang", "ko", "deadwood", *hand]) == 0
+    assert json.loads(path.read_text(encoding="utf-8")) == {"language": "ko", "theme": "dark"}
+
+
+# ------------------------------------------------------------------------------------ the session
+def test_refused_undo_cut_and_arrangements_change_nothing() -> None:
+    session = make_session(
+        "classic", seats=["human", "expert"], options={"knocker_arrangement": "choose"}, deal_seed=11
+    )
+    with pytest.raises(IllegalAction):
+        session.undo(0)  # nothing dealt
+    session.start_hand()
+    session.run_computers()
+    before = json.dumps(session.to_json(), sort_keys=True)
+    record = session.state.to_record()
+    refusals = [
+        lambda: session.undo(1),  # the computer's seat
+        lambda: session.cut(),  # after the first deal
+        lambda: session.arrangements(1, "knock"),  # not its turn
+        lambda: session.arrangements(0, "discard 7h"),  # not a knock
+        lambda: session.arrangements(0, "knock 2c"),
+    ]
+    if not session.can_undo(0):
+        refusals.append(lambda: session.undo(0))
+    for refuse in refusals:
+        with pytest.raises(IllegalAction) as info:
+            refuse()
+        assert "\n" not in str(info.value)
+        assert json.dumps(session.to_json(), sort_keys=True) == before
+        assert session.state.to_record() == record
+    assert session.takebacks == 0
