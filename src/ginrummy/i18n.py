@@ -4,9 +4,9 @@ Every text a person reads is written in English in the source, marked with :func
 :func:`ngettext` when it counts something), and looked up in a gettext catalog of the chosen
 language: ``src/ginrummy/locale/<lang>/LC_MESSAGES/ginrummy.po``, compiled to ``.mo`` when the
 package is built (``setup.py``).  Run from a source tree with no ``.mo`` (an editable install, a
-plain checkout on ``PYTHONPATH``), the ``.po`` is compiled in memory instead; both paths give the
-same catalog.  The runtime needs only the standard library; Babel extracts and compiles
-(``docs/translating.md``).
+plain checkout on ``PYTHONPATH``), Babel compiles the ``.po`` in memory instead; both paths give the
+same catalog.  Babel also extracts the messages (``docs/translating.md``); lookups are the standard
+library's gettext.
 
 Messages are whole sentences with named placeholders, never fragments glued together:
 
@@ -30,13 +30,12 @@ translated.
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import gettext
+import io
 import json
 import os
 import re
-import struct
 from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
 from functools import cache
@@ -53,10 +52,9 @@ __all__ = [
     "_",
     "accept_language",
     "choose_language",
+    "compile_po",
     "current_language",
     "environment_language",
-    "load_po",
-    "mo_bytes",
     "ngettext",
     "normalize_language",
     "npgettext",
@@ -100,98 +98,6 @@ class PseudoTranslations(gettext.NullTranslations):
         return self.ngettext(msgid1, msgid2, n)
 
 
-_PO_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-
-
-def load_po(path: Path) -> tuple[dict[str, str], dict[tuple[str, str | None], list[str]]]:
-    """A ``.po`` file read: its header fields and its translated messages, keyed by ``(msgid,
-    msgctxt)`` with the list of ``msgstr`` forms.  Fuzzy and obsolete entries and untranslated
-    ones are left out (as ``msgfmt`` does).  Just enough of the format for the files Babel writes;
-    the tests check it against Babel's own reader."""
-    entries: dict[tuple[str, str | None], list[str]] = {}
-    header: dict[str, str] = {}
-    cur: dict[str, object] = {}
-    key: str | None = None
-    fuzzy = False
-
-    def flush() -> None:
-        nonlocal cur, fuzzy
-        if "msgid" in cur:
-            msgid = str(cur["msgid"])
-            ctxt = cur.get("msgctxt")
-            forms = cur.get("msgstr")
-            strs = [str(s) for s in forms] if isinstance(forms, list) else []
-            plural = cur.get("msgid_plural")
-            if msgid == "" and ctxt is None:
-                for line in (strs[0] if strs else "").splitlines():
-                    name, _sep, value = line.partition(":")
-                    header[name.strip()] = value.strip()
-            elif not fuzzy and strs and all(strs):
-                full = f"{msgid}\0{plural}" if plural is not None else msgid
-                entries[(full, str(ctxt) if ctxt is not None else None)] = strs
-        cur, fuzzy = {}, False
-
-    for raw in path.read_text(encoding="utf-8").splitlines():
-        line = raw.strip()
-        if not line:
-            continue
-        if line.startswith("#"):
-            if line.startswith("#,") and "fuzzy" in line:
-                if "msgid" in cur:
-                    flush()
-                fuzzy = True
-            elif line.startswith("#~") and "msgid" in cur:
-                flush()
-            continue
-        text = "".join(ast.literal_eval(s) for s in _PO_STRING.findall(line))
-        if line.startswith('"'):
-            if key == "msgstr":
-                forms = cur["msgstr"]
-                assert isinstance(forms, list)
-                forms[-1] += text
-            elif key is not None:
-                cur[key] = str(cur[key]) + text
-            continue
-        word = line.split(None, 1)[0]
-        if word in ("msgctxt", "msgid") and ("msgstr" in cur or (word == "msgctxt" and "msgid" in cur)):
-            flush()
-        if word.startswith("msgstr"):
-            forms = cur.setdefault("msgstr", [])
-            assert isinstance(forms, list)
-            forms.append(text)
-            key = "msgstr"
-        elif word in ("msgctxt", "msgid", "msgid_plural"):
-            cur[word] = text
-            key = word
-    flush()
-    return header, entries
-
-
-def mo_bytes(header: Mapping[str, str], entries: Mapping[tuple[str, str | None], list[str]]) -> bytes:
-    """A GNU ``.mo`` file holding ``header`` and ``entries`` (as :func:`load_po` returns them)."""
-    items: dict[bytes, bytes] = {b"": "".join(f"{k}: {v}\n" for k, v in header.items()).encode()}
-    for (msgid, ctxt), forms in entries.items():
-        key = msgid if ctxt is None else f"{ctxt}\x04{msgid}"
-        items[key.encode()] = "\0".join(forms).encode()
-    keys = sorted(items)
-    ids = b"".join(k + b"\0" for k in keys)
-    strs = b"".join(items[k] + b"\0" for k in keys)
-    n = len(keys)
-    start_ids = 7 * 4 + n * 16
-    start_strs = start_ids + len(ids)
-    offsets: list[int] = []
-    o_id = o_str = 0
-    for k in keys:
-        offsets += [len(k), start_ids + o_id]
-        o_id += len(k) + 1
-    str_offsets: list[int] = []
-    for k in keys:
-        str_offsets += [len(items[k]), start_strs + o_str]
-        o_str += len(items[k]) + 1
-    head = struct.pack("<7I", 0x950412DE, 0, n, 7 * 4, 7 * 4 + n * 8, 0, 0)
-    return head + struct.pack(f"<{2 * n}I", *offsets) + struct.pack(f"<{2 * n}I", *str_offsets) + ids + strs
-
-
 def _catalog_paths(lang: str) -> tuple[Path, Path]:
     folder = LOCALE_DIR / lang / "LC_MESSAGES"
     return folder / f"{DOMAIN}.mo", folder / f"{DOMAIN}.po"
@@ -211,10 +117,22 @@ def translation(lang: str) -> gettext.NullTranslations:
         with mo.open("rb") as f:
             return gettext.GNUTranslations(f)
     if po.is_file():
-        import io
-
-        return gettext.GNUTranslations(io.BytesIO(mo_bytes(*load_po(po))))
+        return gettext.GNUTranslations(io.BytesIO(compile_po(po)))
     return gettext.NullTranslations()
+
+
+def compile_po(po: Path) -> bytes:
+    """``po`` compiled to a GNU ``.mo`` by Babel, as ``pybabel compile`` and the build do (fuzzy
+    entries left out): a source tree reads its catalogs this way."""
+    # Imported here, not at the top: every command imports this module, and an installed package
+    # ships its .mo, so Babel's 10 ms of imports are paid only by a source tree speaking ko or lv.
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    buf = io.BytesIO()
+    with po.open("rb") as f:
+        write_mo(buf, read_po(f, locale=po.parent.parent.name))
+    return buf.getvalue()
 
 
 # ---------------------------------------------------------------------------------------------
