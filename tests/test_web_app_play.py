@@ -111,6 +111,7 @@ def test_the_knocker_chooses_the_melds_to_spread(browser: Any, tmp_path: Path) -
                     assert all(" | " in c for c in choices)
                     p.page.locator("#actions").scroll_into_view_if_needed()
                     p.shot("choose-melds")
+                    assert axe_problems(p.page) == []
                     chosen = choices[-1]  # not the least deadwood: the player's own choice
                     before = p.states()
                     p.page.click(f'.arrangement[data-action="{chosen}"]')
@@ -162,6 +163,7 @@ def test_undo_against_the_computer_on_a_phone(browser: Any, tmp_path: Path) -> N
         assert "Takebacks this game: 1" in p.page.inner_text("#takebacks")
         assert p.fits() == []
         p.shot("undo-after")
+        assert axe_problems(p.page) == []
         assert not p.errors, p.errors
     finally:
         p.close()
