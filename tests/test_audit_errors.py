@@ -86,3 +86,53 @@ def test_refused_undo_cut_and_arrangements_change_nothing() -> None:
         assert json.dumps(session.to_json(), sort_keys=True) == before
         assert session.state.to_record() == record
     assert session.takebacks == 0
+
+
+# ------------------------------------------------------------------------------------ undo and privacy
+@pytest.mark.parametrize("variant", ["classic", "oklahoma", "three"])
+def test_an_undo_leaves_no_trace_of_the_card_taken_back(variant: str) -> None:
+    """After a takeback, the computer's seat, a spectator and the saved game are exactly as before
+    the person's decision: nothing tells them the card the person drew and put back."""
+    seats = ["human", "expert"] + (["expert"] if variant == "three" else [])
+    session = make_session(variant, seats=seats, deal_seed=23)
+    session.start_hand()
+    session.run_computers()
+    checked = 0
+    for _ in range(40):
+        st = session.state
+        if st.is_hand_over:
+            break
+        assert session.human_to_act() == 0
+        others: list[int | None] = [*range(1, st.num_seats), None]
+        before = {v: (st.observation(v) if v is not None else None, session.log_text(v)) for v in others}
+        saved = session.to_json()
+        played = len(st.logs[-1].actions)
+        legal = [str(a) for a in st.legal_actions()]
+        # draw from the stock where possible (the card then seen is the one an undo must not tell)
+        first = next((a for a in legal if a in ("draw", "pass")), None)
+        session.act(0, first or sorted(a for a in legal if a.startswith("discard"))[0])
+        if session.human_to_act() == 0 and not session.state.is_hand_over:
+            discards = sorted(str(a) for a in session.state.legal_actions() if str(a).startswith("discard"))
+            session.act(0, discards[0])
+        session.run_computers()
+        if session.state.is_hand_over or not session.can_undo(0):
+            break
+        while len(session.state.logs[-1].actions) > played:
+            session.undo(0)  # the discard, then the draw
+        st = session.state
+        for v in others:
+            obs, log = before[v]
+            assert session.log_text(v) == log
+            if v is not None:
+                assert st.observation(v) == obs
+        back = session.to_json()
+        assert back.pop("takebacks") > saved.pop("takebacks")
+        assert back == saved
+        checked += 1
+        # play on as before: the same decision again
+        session.act(0, first or sorted(a for a in legal if a.startswith("discard"))[0])
+        if session.human_to_act() == 0 and not session.state.is_hand_over:
+            discards = sorted(str(a) for a in session.state.legal_actions() if str(a).startswith("discard"))
+            session.act(0, discards[0])
+        session.run_computers()
+    assert checked >= 2
