@@ -513,23 +513,27 @@ def test_the_terminal_app_speaks_the_language_at_80x24(lang: str, your_turn: str
         console.print(widget.content)
         return console.file.getvalue()  # type: ignore[attr-defined]
 
-    async def until(predicate: Any) -> None:
+    async def until(predicate: Any, what: str) -> None:
+        # The limit only stops a test that hangs; it names the condition it waited for.
         deadline = time.monotonic() + 120
         while not predicate():
-            assert time.monotonic() < deadline, "the app did not get there"
+            assert time.monotonic() < deadline, f"the app did not get there: {what}"
             await asyncio.sleep(0.005)
 
     async def run() -> None:
         start = {"variant": "classic", "seats": ["human", "expert"], "options": {}}
         app = GinRummyApp(computer_delay=0, deal_seed=30, start=start, store=Store(tmp_path))
         async with app.run_test(size=(80, 24)) as pilot:
-            await until(lambda: isinstance(app.screen, GameScreen))
+            # The game screen is on the stack before it is mounted: a key sent earlier may meet no binding.
+            await until(lambda: isinstance(app.screen, GameScreen) and app.screen.is_mounted, "the game screen")
             screen = app.screen
             assert isinstance(screen, GameScreen)
             session = screen.session
+            await until(lambda: session.state.needs_deal, "a hand to deal")
             await pilot.press("n")
+            await until(lambda: not session.state.needs_deal, "the deal")
             for _turn in range(3):
-                await until(lambda: session.human_to_act() is not None or session.state.is_hand_over)
+                await until(lambda: session.human_to_act() is not None or session.state.is_hand_over, "your turn")
                 if session.state.is_hand_over:
                     break
                 await pilot.pause()
@@ -549,7 +553,10 @@ def test_the_terminal_app_speaks_the_language_at_80x24(lang: str, your_turn: str
                     await pilot.press("d")
                 else:
                     await pilot.press({"draw": "s", "take": "t", "pass": "p"}.get(session_action[0], "s"))
-                await until(lambda n=before: len(session.state.logs[-1].actions) > n or session.state.is_hand_over)
+                await until(
+                    lambda n=before: len(session.state.logs[-1].actions) > n or session.state.is_hand_over,
+                    f"{action} played",
+                )
             log = screen.query_one("#log", RichLog)
             text = "\n".join(str(line.text) for line in log.lines)
             with using(lang):
