@@ -9,5 +9,18 @@ locale.  A test that wants another language says so (``--lang``, ``ginrummy.i18n
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+
+import pytest
+
+from ginrummy import i18n
 
 os.environ["LANGUAGE"] = "en"
+
+
+@pytest.fixture(autouse=True)
+def _english_again() -> Iterator[None]:
+    """A test that switches the process's language (the terminal's ctrl+l, ``cli.main``) leaves
+    the next test in English."""
+    yield
+    i18n.set_language("en")
