@@ -37,7 +37,9 @@ from .variants import find_variant, variant_names
 __all__ = [
     "HUMAN",
     "SESSION_FORMAT",
+    "Arrangement",
     "ComputerPlayerError",
+    "Cut",
     "MoveEvent",
     "Roles",
     "Session",
@@ -98,7 +100,8 @@ class Session:
         # drawn, reason).  Moves made before a resume lack it (their public words are the same).
         self._notes: dict[tuple[int, int], tuple[Card | None, Card | None, str | None]] = {}
         self._suggestion: tuple[tuple[int, int], tuple[int, Advice] | None] | None = None
-        self.takebacks = 0  # decisions taken back with undo(): the game is marked as played with takebacks
+        self.takebacks = 0  # moves taken back (take_back): a game with takebacks is marked so in the history
+        self.first_cut: Cut | None = None  # the cut for the first deal or the roles (cut), for cut_lines
         self.on_change: Callable[[Session], None] | None = None
         for i, kind in enumerate(self.seats):
             if kind != HUMAN and not self._is_joker(i):
@@ -123,6 +126,15 @@ class Session:
         return find_variant(self.state.variant).solo and seat == 1
 
     # -- deals ----------------------------------------------------------------------------------
+    def cut_for_first_deal(self) -> Cut | None:
+        """:meth:`cut` when a cut is due: not in the solitaires, not once a hand is dealt, not twice
+        (then None).  :attr:`first_cut` keeps it, saved with the game, for
+        :func:`ginrummy.words.cut_lines`."""
+        st = self.state
+        if find_variant(st.variant).solo or st.logs or self.first_cut is not None:
+            return None
+        return self.cut()
+
     def commitment_for_next_deal(self) -> str | None:
         """The SHA-256 commitment to the next hand's seed, to show before it is dealt."""
         if not self.state.needs_deal:
@@ -146,6 +158,7 @@ class Session:
         if self.deal_seed is not None:
             seed = int.from_bytes(hashlib.sha256(f"ginrummy-session-cut:{self.deal_seed}".encode()).digest(), "big")
         result = self.state.cut(seed=seed)
+        self.first_cut = result
         self._changed()
         return result
 
@@ -248,48 +261,98 @@ class Session:
             done.append(step)
         return done
 
+    # -- taking back ------------------------------------------------------------------------------
+    def takeback_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` may not take back a move now, in one line; None if it may.  Takebacks are for
+        a person playing against the computer: not at a table of several people, not in a game
+        watched, not once the hand is over (its cards were shown), and not across a deal: the
+        moves of the hand in play, back to that person's last decision."""
+        st = self.state
+        if not 0 <= seat < len(self.seats) or not self.is_human(seat):
+            return "only a person's moves can be taken back"
+        if sum(k == HUMAN for k in self.seats) > 1:
+            return "takebacks are for games against the computer, not between people"
+        if st.is_terminal:
+            return "the game is over and filed: its moves cannot be taken back"
+        if st.is_hand_over:
+            return "the hand is over and its cards were shown: its moves cannot be taken back"
+        if not st.logs or seat not in st.logs[-1].seats:
+            return "you have made no move in this hand to take back"
+        return None
+
+    def can_undo(self, seat: int) -> bool:
+        """May ``seat`` take back a decision now (:meth:`take_back`)?"""
+        return self.takeback_refusal(seat) is None
+
+    def undo(self, seat: int) -> int:
+        """:meth:`take_back`, returning the number of actions taken back."""
+        return len(self.take_back(seat))
+
+    def take_back(self, seat: int) -> list[MoveEvent]:
+        """Undo back to ``seat``'s last decision in this hand (the computers' moves after it too),
+        so that it is that person's turn again as it was; returns the moves undone, in order.
+        The game counts a takeback (:attr:`takebacks`, saved and shown in the history).  Refused
+        with :class:`IllegalAction` (nothing changes) when :meth:`takeback_refusal` says why."""
+        why = self.takeback_refusal(seat)
+        if why is not None:
+            raise IllegalAction(why)
+        st = self.state
+        log = st.logs[-1]
+        last = max(i for i, s in enumerate(log.seats) if s == seat)
+        undone = self.moves()[last:]
+        saved = self.to_json()
+        try:
+            for _ in undone:
+                st.undo()
+        except GinRummyError:  # the undo stack was not kept: put the game back as it was
+            self.restore(saved)
+            raise IllegalAction("this game cannot take moves back") from None
+        hand = st.hand_number
+        self._notes = {k: v for k, v in self._notes.items() if k[0] != hand or k[1] < last}
+        self._suggestion = None
+        self.takebacks += 1
+        self._changed()
+        return undone
+
+    # -- choices a person may make ------------------------------------------------------------------
     def arrangements(self, seat: int, action: Action | str) -> list[Arrangement]:
         """Rule 0.8 (``knocker_arrangement=choose``): the melds ``seat``, to act, may declare with
         the knock or gin ``action`` (named without melds), least deadwood first; the person picks
-        one and plays it as ``knock 7h | 3h4h5h KcKdKs``."""
+        one and plays it as ``knock 7h | 3h4h5h KcKdKs`` (:meth:`declare`).  Raises
+        :class:`IllegalAction` when it is not ``seat``'s turn or ``action`` is no such knock or gin."""
         if self.state.current_player != seat:
             raise IllegalAction(f"it is not seat {seat}'s turn")
         return self.state.declarable_arrangements(action)
 
-    # -- takebacks -----------------------------------------------------------------------------
-    def _undoable(self, seat: int) -> int | None:
-        """Where ``seat``'s last decision of the hand in play is (its index), if it may take it back."""
+    def spread_choices(self, seat: int, action: Action | str) -> list[Arrangement]:
+        """The arrangements to offer a person who plays the knock ``action``: :meth:`arrangements`
+        when ``knocker_arrangement=choose`` and there is more than one; else empty, and ``action``
+        is played as it is (the engine spreads its best arrangement; a gin melds every card)."""
         st = self.state
-        if self.seats.count(HUMAN) != 1 or not self.is_human(seat) or not st.logs or st.is_hand_over:
-            return None
-        seats = st.logs[-1].seats
-        return next((i for i in range(len(seats) - 1, -1, -1) if seats[i] == seat), None)
+        act = action if isinstance(action, Action) else Action.parse(action)
+        if getattr(st.options, "knocker_arrangement", "auto") != "choose" or not self.is_human(seat):
+            return []
+        if act.kind != "knock" or act.melds is not None or st.current_player != seat:
+            return []
+        found = self.arrangements(seat, act)
+        return found if len(found) > 1 else []
 
-    def can_undo(self, seat: int) -> bool:
-        """May ``seat`` take back a decision now (see :meth:`undo`)?"""
-        return self._undoable(seat) is not None
+    def declare(self, seat: int, action: Action | str, arrangement: Arrangement) -> MoveEvent:
+        """Play the knock ``action`` spreading ``arrangement`` (one of :meth:`arrangements`)."""
+        act = action if isinstance(action, Action) else Action.parse(action)
+        return self.act(seat, Action(act.kind, act.card, tuple(arrangement.melds)))
 
-    def undo(self, seat: int) -> int:
-        """Take back ``seat``'s last decision of the hand in play, with the computer moves made
-        after it, in a game of one person against the computer (never at a table of several
-        people, nor once the hand is over and the cards are shown).  The engine pops its
-        snapshots; nothing is replayed.  The game counts a takeback (:attr:`takebacks`, saved with
-        it).  Returns the number of actions taken back."""
-        at = self._undoable(seat)
-        if at is None:
-            raise IllegalAction(
-                "nothing to take back: undo takes back your decisions of the hand in play, against the computer"
-            )
+    def layoff_options(self, seat: int) -> list[Card]:
+        """After a knock: the cards ``seat`` (the defender) may lay off now, to choose its layoffs
+        itself (``layoff 8h`` through :meth:`act`; the first replaces the engine's automatic choice,
+        then each adds one); empty when ``seat`` is not a defender who may lay off."""
         st = self.state
-        n = len(st.logs[-1].actions) - at
-        for _ in range(n):
-            st.undo()
-        hand = st.hand_number
-        self._notes = {k: v for k, v in self._notes.items() if k[0] != hand or k[1] < at}
-        self._suggestion = None
-        self.takebacks += 1
-        self._changed()
-        return n
+        result = st.hand_result
+        if result is None or result.knocker in (None, seat) or seat not in st.active_seats or st.is_terminal:
+            return []
+        if not self.is_human(seat) or self.defender() != seat:
+            return []
+        return st.layoff_options()
 
     # -- the move log ---------------------------------------------------------------------------
     def moves(self, hand: int | None = None) -> list[MoveEvent]:
@@ -453,11 +516,12 @@ class Session:
             "seats": list(self.seats),
             "deal_seed": self.deal_seed,
             "pending": None if self._pending is None else [str(self._pending[0]), self._pending[1]],
-            "takebacks": self.takebacks,
             "notes": [
                 [h, i, None if t is None else str(t), None if d is None else str(d), r]
                 for (h, i), (t, d, r) in sorted(self._notes.items())
             ],
+            "takebacks": self.takebacks,
+            "cut": None if self.first_cut is None else _cut_json(self.first_cut),
         }
 
     def restore(self, saved: Mapping[str, Any]) -> None:
@@ -468,6 +532,7 @@ class Session:
         self._pending = back._pending
         self._notes = back._notes
         self.takebacks = back.takebacks
+        self.first_cut = back.first_cut
         self._suggestion = None
 
     @classmethod
@@ -478,7 +543,6 @@ class Session:
             raise GinRummyError(f"not a saved game (expected format {SESSION_FORMAT!r})")
         state = replay(data["record"])
         s = cls(state, data["seats"], deal_seed=data.get("deal_seed"))
-        s.takebacks = int(data.get("takebacks") or 0)
         pending = data.get("pending")
         if pending is not None:
             s._pending = (int(pending[0]), str(pending[1]))
@@ -492,7 +556,32 @@ class Session:
                 )
             except (TypeError, ValueError, GinRummyError):
                 continue  # a damaged note loses only its words, never the game
+        takebacks = data.get("takebacks", 0)
+        s.takebacks = takebacks if isinstance(takebacks, int) and not isinstance(takebacks, bool) else 0
+        try:
+            s.first_cut = None if data.get("cut") is None else _cut_from_json(data["cut"])
+        except (TypeError, ValueError, KeyError, GinRummyError):
+            s.first_cut = None  # a damaged cut loses only its words: the record keeps who dealt first
         return s
+
+
+def _cut_json(cut: Cut) -> dict[str, Any]:
+    return {
+        "rounds": [[[seat, str(card)] for seat, card in r] for r in cut.rounds],
+        "order": list(cut.order),
+        "dealer": cut.dealer,
+        "roles": None if cut.roles is None else list(cut.roles),
+    }
+
+
+def _cut_from_json(data: Mapping[str, Any]) -> Cut:
+    roles = data.get("roles")
+    return Cut(
+        tuple(tuple((int(seat), Card.parse(str(card))) for seat, card in r) for r in data["rounds"]),
+        tuple(int(x) for x in data["order"]),
+        int(data["dealer"]),
+        None if roles is None else (int(roles[0]), int(roles[1]), int(roles[2])),
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -506,9 +595,11 @@ def make_session(
     players: Sequence[str] | None = None,
     name: str = "You",
     deal_seed: int | None = None,
+    cut: bool = False,
 ) -> Session:
     """A new session from the start-screen choices; ``seats`` defaults to the person against experts,
-    ``players`` to :func:`ginrummy.words.default_players` (the same names in every front end)."""
+    ``players`` to :func:`ginrummy.words.default_players` (the same names in every front end).
+    ``cut``: cut for the first deal (or the roles) now (:meth:`Session.cut_for_first_deal`)."""
     if variant not in variant_names():
         raise GinRummyError(f"unknown variant {variant!r}; choose one of {', '.join(variant_names())}")
     v = find_variant(variant)
@@ -519,7 +610,10 @@ def make_session(
         seats[1] = "joker"
     if players is None:
         players = words.default_players(variant, seats, name)
-    return Session.new(variant, dict(options or {}), list(players), seats, deal_seed=deal_seed)
+    session = Session.new(variant, dict(options or {}), list(players), seats, deal_seed=deal_seed)
+    if cut:
+        session.cut_for_first_deal()
+    return session
 
 
 def viewer_seat(session: Session) -> int:

@@ -420,6 +420,12 @@ class FinishedGame:
     def won(self) -> bool:
         return self.winner == self.player_seat
 
+    @property
+    def takebacks(self) -> int:
+        """Moves the person took back in this game (0: none; such a game is marked in the stats)."""
+        n = self.summary.get("takebacks", 0)
+        return n if isinstance(n, int) and not isinstance(n, bool) else 0
+
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
@@ -947,7 +953,7 @@ class Store:
                     state.winner,
                     json.dumps(hand_points),
                     json.dumps(record),
-                    json.dumps(summary(state)),
+                    json.dumps({**summary(state), "takebacks": session.takebacks}),
                     accuracy,
                     None if analysis is None else json.dumps(analysis, default=str),
                 ),
@@ -981,13 +987,18 @@ class Store:
                 _report(problems, f"finished game {r[0]!r} (row {r[16]} of the history) is damaged: {exc}; skipped")
         return out
 
-    def stats(self, variant: str | None = None, problems: list[str] | None = None) -> dict[str, dict[str, Any]]:
+    def stats(
+        self, variant: str | None = None, problems: list[str] | None = None, *, takebacks: bool = True
+    ) -> dict[str, dict[str, Any]]:
         """Per variant: ``games``, ``wins``, ``win_rate``, ``hands``, ``points_per_hand`` (the
         person's points minus the opponents', per hand), ``scored_per_hand`` (the person's own
         points per hand), ``running_average`` (points per hand over all games so far, one value per
-        game in order), ``accuracy`` (mean, where analysed) and ``accuracy_history``."""
+        game in order), ``accuracy`` (mean, where analysed), ``accuracy_history`` and
+        ``takeback_games`` (games in which moves were taken back; ``takebacks=False`` leaves them out)."""
         out: dict[str, dict[str, Any]] = {}
         for g in self.history(variant, problems):
+            if not takebacks and g.takebacks:
+                continue
             s = out.setdefault(
                 g.variant,
                 {
@@ -1000,11 +1011,13 @@ class Store:
                     "running_average": [],
                     "accuracy": None,
                     "accuracy_history": [],
+                    "takeback_games": 0,
                     "_net": 0,
                     "_scored": 0,
                 },
             )
             s["games"] += 1
+            s["takeback_games"] += int(g.takebacks > 0)
             s["wins"] += int(g.won)
             s["hands"] += g.hands
             for pts in g.hand_points:

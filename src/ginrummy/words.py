@@ -31,18 +31,22 @@ from typing import Any
 
 from .actions import Action
 from .cards import Card
+from .engine import Cut
 from .errors import OptionError
 from .i18n import N_, NP_, _, current_language, ngettext, pgettext
+from .melds import Arrangement
 from .variants import Variant, find_variant, solo_variants
 
 __all__ = [
     "action_words",
+    "arrangement_line",
     "cannot_line",
     "card_list",
     "clean_name",
     "clean_names",
     "clean_text",
     "computer_failed",
+    "cut_lines",
     "default_players",
     "display_name",
     "display_names",
@@ -55,6 +59,7 @@ __all__ = [
     "score_lines",
     "seat_kind",
     "sitter_line",
+    "takeback_line",
     "target_of",
     "top_discard_label",
     "upcard_notes",
@@ -585,3 +590,40 @@ def score_lines(obs: Mapping[str, Any]) -> list[str]:
         else:
             lines.append(_("Game over: {name} wins").format(name=players[w]))
     return lines
+
+
+# ---------------------------------------------------------------------------------------------
+# The cut, takebacks, a knocker's choice of melds
+# ---------------------------------------------------------------------------------------------
+def cut_lines(players: Sequence[str], cut: Cut, viewer: int | None = None) -> list[str]:
+    """The cut before the first deal in words: each round's cards (a tie re-cuts), then who deals
+    first (rule 1.2: the lower card) or, in three, the roles (rule 2.1: highest in the box)."""
+
+    def who(seat: int) -> str:
+        return "You" if seat == viewer else clean_name(players[seat])
+
+    lines = []
+    for n, round_ in enumerate(cut.rounds):
+        cards = ", ".join(f"{who(seat)} {card}" for seat, card in round_)
+        lines.append(("The cut: " if n == 0 else "Tie, cut again: ") + cards + ".")
+    if cut.roles is not None:
+        box, captain, sitter = cut.roles
+        lines.append(f"Highest in the box: {who(box)}; captain {who(captain)}; sitter {who(sitter)}.")
+    else:
+        dealer = who(cut.dealer)
+        lines.append(f"The lower card deals: {dealer} {'deal' if dealer == 'You' else 'deals'} first.")
+    return lines
+
+
+def takeback_line(undone: int, takebacks: int) -> str:
+    """What a takeback did: how many moves went back, and that the game is marked for it."""
+    moves = "1 move" if undone == 1 else f"{undone} moves"
+    times = "1 takeback" if takebacks == 1 else f"{takebacks} takebacks"
+    return f"Took back {moves}: your turn again. This game now has {times} (shown in your history)."
+
+
+def arrangement_line(arrangement: Arrangement) -> str:
+    """One way to spread a knock: ``3h4h5h KcKdKs · deadwood 2c 3d = 5``."""
+    melds = " ".join("".join(str(c) for c in m) for m in arrangement.melds) or "no melds"
+    rest = " ".join(str(c) for c in arrangement.unmatched)
+    return f"{melds} · deadwood " + (f"{rest} = {arrangement.deadwood}" if rest else "0")
