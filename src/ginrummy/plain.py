@@ -19,7 +19,7 @@ from typing import IO, Any
 
 from .actions import Action
 from .cards import Card, parse_cards
-from .errors import GinRummyError, IllegalAction
+from .errors import GinRummyError, IllegalAction, StoreError
 from .finish import file_finished_game, solitaire_analysis
 from .i18n import N_, _, ngettext
 from .session import HUMAN, ComputerPlayerError, Session, make_session, public_record, viewer_seat
@@ -27,7 +27,9 @@ from .store import Store, new_game_id
 from .variants import find_variant
 from .words import (
     action_words,
+    arrangement_line,
     card_list,
+    cut_lines,
     default_players,
     display_names,
     no_hand_line,
@@ -35,6 +37,7 @@ from .words import (
     result_name,
     score_lines,
     seat_kind,
+    takeback_line,
     target_of,
     top_discard_label,
     upcard_notes,
@@ -64,11 +67,16 @@ Commands (the record notation):
   knock 7h        discard 7h and knock (deadwood within the knock limit)
   gin 7h          discard 7h and go gin;  gin  (no card): big gin, or declare the dealt ten
   knock           (solitaire opening) knock with the dealt ten
+  layoff 8h       after the other side knocks: lay off 8h yourself (the first replaces the
+                  automatic layoffs, each next one adds a card)
+With knocker_arrangement=choose, a knock lists the ways to spread your melds: type the number
+of the one you want (Enter: the first, the least deadwood).
 Other commands:
   hand            your cards, melds, deadwood and the table
   score           the score sheet
   hint            the advisor's suggestion
   why             the computer players' reasons for their moves (after the hand)
+  undo            take back your last move (against the computer; the game is marked)
   deal            deal the next hand (also an empty line) when a hand is over
   record          the game record so far, as one line of JSON
   help            this list
@@ -237,17 +245,29 @@ class PlainGame:
         else:
             msg = _("ginrummy {variant}: {players}. Game {id}. Type help for the commands.")
         self.say(msg.format(variant=s.state.variant, players=players, id=self.game_id))
-        if s.state.logs and s.state.is_hand_over and not s.state.is_terminal:
-            self._show_hand_end()
-        elif s.state.logs and not s.state.is_hand_over:
-            self.show_hand()
+        if s.first_cut is not None and not s.state.logs:
+            for line in cut_lines(self.names, s.first_cut, None if self.hot_seat else self.viewer):
+                self.say(line)
+        try:
+            if s.state.logs and s.state.is_hand_over and not s.state.is_terminal:
+                self._show_hand_end()
+            elif s.state.logs and not s.state.is_hand_over:
+                self.show_hand()
+        except StoreError as exc:  # the next deal's commitment could not be saved
+            self.error(str(exc))
+            return 1
         while True:
             if s.state.is_terminal:
                 return self._game_over()
-            if s.state.needs_deal and not s.state.logs:
-                self._deal()
-                continue
-            if not self._computers():
+            try:
+                if s.state.needs_deal and not s.state.logs:
+                    self._deal()
+                    continue
+                computers = self._computers()
+            except StoreError as exc:  # a failed save: the session is back as it was saved
+                self.error(str(exc))
+                return 1
+            if not computers:
                 self.error(_("the game cannot go on; it is saved as it was"))
                 return 1
             if s.state.is_terminal:
@@ -263,7 +283,12 @@ class PlainGame:
                 self.say("")
                 self.say(_("End of input: the game is saved."))
                 return 0
-            if self.handle(line.strip()) == "quit":
+            try:
+                done = self.handle(line.strip())
+            except StoreError as exc:  # a failed save (a full disk): the session is back as it was saved
+                self.error(str(exc))
+                continue
+            if done == "quit":
                 self.say(_("Saved. Resume with: ginrummy play --plain"))
                 return 0
 
@@ -321,6 +346,7 @@ class PlainGame:
             )
         for line in score_lines(obs):
             self.say(line)
+        self._offer_layoffs()
         if obs.get("next_commitment"):
             self.say(_("Fairness commitment for the next deal: {commitment}").format(commitment=obs["next_commitment"]))
             if self.store is not None:  # keep the committed seed with the game: a resume deals from it
@@ -372,6 +398,12 @@ class PlainGame:
         if cmd == "why":
             self._why()
             return None
+        if cmd in ("undo", "takeback"):
+            self._take_back()
+            return None
+        if cmd == "layoff":
+            self._layoff(words)
+            return None
         seat = s.human_to_act()
         if seat is None:
             if s.state.needs_deal:
@@ -386,7 +418,14 @@ class PlainGame:
             return None
         before = s.state.hand_number
         try:
-            event = s.act(seat, action)
+            choices = s.spread_choices(seat, action)
+            if choices:
+                chosen = self._choose_arrangement(choices)
+                if chosen is None:
+                    return None
+                event = s.declare(seat, action, chosen)
+            else:
+                event = s.act(seat, action)
         except GinRummyError as exc:
             self.error(str(exc))
             return None
@@ -397,6 +436,64 @@ class PlainGame:
         elif obs.get("hand") and action.kind in ("draw", "take", "discard"):
             self.show_hand()
         return None
+
+    def _choose_arrangement(self, choices: list[Any]) -> Any:
+        """Ask which arrangement to spread (knocker_arrangement=choose); None (with an error
+        line) when the answer is not one of them: nothing is played."""
+        self.say("Which melds do you spread? (Enter: 1, the least deadwood)")
+        for i, arrangement in enumerate(choices, 1):
+            self.say(f"  {i}. {arrangement_line(arrangement)}")
+        self.out.write("spread> ")
+        self.out.flush()
+        answer = self.inp.readline().strip()
+        if answer == "":
+            return choices[0]
+        if answer.isdigit() and 1 <= int(answer) <= len(choices):
+            return choices[int(answer) - 1]
+        self.error(f"{answer!r} is not one of 1 to {len(choices)}; nothing was played")
+        return None
+
+    def _offer_layoffs(self) -> None:
+        """After a computer's knock: say which cards the person defending may lay off themselves."""
+        s = self.session
+        seat = s.defender()
+        cards = s.layoff_options(seat) if seat is not None else []
+        if cards:
+            self.say(
+                f"You may choose your layoffs (the automatic best is counted otherwise): layoff <card>, "
+                f"now one of {card_list([str(c) for c in cards])}."
+            )
+
+    def _layoff(self, words: list[str]) -> None:
+        s = self.session
+        seat = s.defender()
+        if seat is None or not s.is_human(seat) or not s.state.is_hand_over:
+            self.error("layoff comes after the other side knocks, from the defender")
+            return
+        if len(words) != 2:
+            self.error("layoff needs one card, e.g. 'layoff 8h'")
+            return
+        try:
+            event = s.act(seat, f"layoff {words[1]}")
+        except GinRummyError as exc:
+            self.error(str(exc))
+            return
+        self.say(s.move_text(event, seat) + ".")
+        self._show_hand_end()
+
+    def _take_back(self) -> None:
+        s = self.session
+        seat = next((i for i, k in enumerate(s.seats) if k == HUMAN), None)
+        if seat is None:
+            self.error("only a person's moves can be taken back")
+            return
+        try:
+            undone = s.take_back(seat)
+        except GinRummyError as exc:
+            self.error(str(exc))
+            return
+        self.say(takeback_line(len(undone), s.takebacks))
+        self.show_hand()
 
     def _why(self) -> None:
         """The computer players' reasons: the hand's review once it is over, else only a seat's own."""
@@ -440,7 +537,8 @@ def _parse_command(words: list[str]) -> Action:
     if kind not in valid:
         raise IllegalAction(
             _("unknown command {command}; commands: {commands}").format(
-                command=repr(words[0]), commands=", ".join([*valid, "hint", "hand", "score", "record", "help", "quit"])
+                command=repr(words[0]),
+                commands=", ".join([*valid, "layoff", "undo", "hint", "hand", "score", "record", "help", "quit"]),
             )
         )
     rest = " ".join(words[1:])

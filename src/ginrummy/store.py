@@ -953,7 +953,9 @@ class Store:
                     state.winner,
                     json.dumps(hand_points),
                     json.dumps(record),
-                    json.dumps({**summary(state), "takebacks": session.takebacks}),
+                    json.dumps(
+                        {**summary(state), "takebacks": getattr(session, "takebacks", 0)}
+                    ),  # a snapshot may lack it
                     accuracy,
                     None if analysis is None else json.dumps(analysis, default=str),
                 ),

@@ -92,6 +92,7 @@ def new_game_spec(args: argparse.Namespace) -> dict[str, Any]:
         "seats": _seats(variant, args.opponent),
         "name": args.name,
         "deal_seed": args.seed,
+        "cut": True,  # a new game cuts for the first deal (or the roles), shown to the player
     }
     kwargs = dict(spec)
     make_session(kwargs.pop("variant"), **kwargs)  # builds nothing lasting: only checks every choice
