@@ -440,9 +440,9 @@ class PlainGame:
     def _choose_arrangement(self, choices: list[Any]) -> Any:
         """Ask which arrangement to spread (knocker_arrangement=choose); None (with an error
         line) when the answer is not one of them: nothing is played."""
-        self.say("Which melds do you spread? (Enter: 1, the least deadwood)")
+        self.say(_("Which melds do you spread? (Enter: 1, the least deadwood)"))
         for i, arrangement in enumerate(choices, 1):
-            self.say(f"  {i}. {arrangement_line(arrangement)}")
+            self.say(_("  {number}. {melds}").format(number=i, melds=arrangement_line(arrangement)))
         self.out.write("spread> ")
         self.out.flush()
         answer = self.inp.readline().strip()
@@ -450,7 +450,9 @@ class PlainGame:
             return choices[0]
         if answer.isdigit() and 1 <= int(answer) <= len(choices):
             return choices[int(answer) - 1]
-        self.error(f"{answer!r} is not one of 1 to {len(choices)}; nothing was played")
+        self.error(
+            _("{answer} is not one of 1 to {count}; nothing was played").format(answer=repr(answer), count=len(choices))
+        )
         return None
 
     def _offer_layoffs(self) -> None:
@@ -460,32 +462,34 @@ class PlainGame:
         cards = s.layoff_options(seat) if seat is not None else []
         if cards:
             self.say(
-                f"You may choose your layoffs (the automatic best is counted otherwise): layoff <card>, "
-                f"now one of {card_list([str(c) for c in cards])}."
+                _(
+                    "You may choose your layoffs (the automatic best is counted otherwise): layoff <card>, "
+                    "now one of {cards}."
+                ).format(cards=card_list([str(c) for c in cards]))
             )
 
     def _layoff(self, words: list[str]) -> None:
         s = self.session
         seat = s.defender()
         if seat is None or not s.is_human(seat) or not s.state.is_hand_over:
-            self.error("layoff comes after the other side knocks, from the defender")
+            self.error(_("layoff comes after the other side knocks, from the defender"))
             return
         if len(words) != 2:
-            self.error("layoff needs one card, e.g. 'layoff 8h'")
+            self.error(_("layoff needs one card, e.g. 'layoff 8h'"))
             return
         try:
             event = s.act(seat, f"layoff {words[1]}")
         except GinRummyError as exc:
             self.error(str(exc))
             return
-        self.say(s.move_text(event, seat) + ".")
+        self.say(_("{move}.").format(move=s.move_text(event, seat)))
         self._show_hand_end()
 
     def _take_back(self) -> None:
         s = self.session
         seat = next((i for i, k in enumerate(s.seats) if k == HUMAN), None)
         if seat is None:
-            self.error("only a person's moves can be taken back")
+            self.error(_("only a person's moves can be taken back"))
             return
         try:
             undone = s.take_back(seat)

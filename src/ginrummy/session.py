@@ -30,6 +30,7 @@ from .cards import Card
 from .engine import Cut, State
 from .errors import GinRummyError, IllegalAction
 from .fair import commitment, fresh_commitment
+from .i18n import _
 from .melds import Arrangement
 from .options import Options
 from .variants import find_variant, variant_names
@@ -226,7 +227,7 @@ class Session:
         new = set(st.hand(seat)) - before
         taken = top if act.kind == "take" else None
         drawn = next(iter(new - {taken}), None) if act.kind != "take" and len(new - {taken}) == 1 else None
-        if any(h != hand for h, _ in self._notes):
+        if any(h != hand for h, _i in self._notes):
             self._notes = {k: v for k, v in self._notes.items() if k[0] == hand}  # the hand in play only
         self._notes[(hand, index)] = (taken, drawn, reason)
         self._changed()
@@ -269,15 +270,15 @@ class Session:
         moves of the hand in play, back to that person's last decision."""
         st = self.state
         if not 0 <= seat < len(self.seats) or not self.is_human(seat):
-            return "only a person's moves can be taken back"
+            return _("only a person's moves can be taken back")
         if sum(k == HUMAN for k in self.seats) > 1:
-            return "takebacks are for games against the computer, not between people"
+            return _("takebacks are for games against the computer, not between people")
         if st.is_terminal:
-            return "the game is over and filed: its moves cannot be taken back"
+            return _("the game is over and filed: its moves cannot be taken back")
         if st.is_hand_over:
-            return "the hand is over and its cards were shown: its moves cannot be taken back"
+            return _("the hand is over and its cards were shown: its moves cannot be taken back")
         if not st.logs or seat not in st.logs[-1].seats:
-            return "you have made no move in this hand to take back"
+            return _("you have made no move in this hand to take back")
         return None
 
     def can_undo(self, seat: int) -> bool:
@@ -302,11 +303,11 @@ class Session:
         undone = self.moves()[last:]
         saved = self.to_json()
         try:
-            for _ in undone:
+            for _event in undone:
                 st.undo()
         except GinRummyError:  # the undo stack was not kept: put the game back as it was
             self.restore(saved)
-            raise IllegalAction("this game cannot take moves back") from None
+            raise IllegalAction(_("this game cannot take moves back")) from None
         hand = st.hand_number
         self._notes = {k: v for k, v in self._notes.items() if k[0] != hand or k[1] < last}
         self._suggestion = None

@@ -600,30 +600,42 @@ def cut_lines(players: Sequence[str], cut: Cut, viewer: int | None = None) -> li
     first (rule 1.2: the lower card) or, in three, the roles (rule 2.1: highest in the box)."""
 
     def who(seat: int) -> str:
-        return "You" if seat == viewer else clean_name(players[seat])
+        return _("You") if seat == viewer else display_name(clean_name(players[seat]))
 
     lines = []
     for n, round_ in enumerate(cut.rounds):
-        cards = ", ".join(f"{who(seat)} {card}" for seat, card in round_)
-        lines.append(("The cut: " if n == 0 else "Tie, cut again: ") + cards + ".")
+        cards = _(", ").join(_("{name} {card}").format(name=who(seat), card=card) for seat, card in round_)
+        msg = _("The cut: {cards}.") if n == 0 else _("Tie, cut again: {cards}.")
+        lines.append(msg.format(cards=cards))
     if cut.roles is not None:
         box, captain, sitter = cut.roles
-        lines.append(f"Highest in the box: {who(box)}; captain {who(captain)}; sitter {who(sitter)}.")
+        lines.append(
+            _("Highest in the box: {box}; captain {captain}; sitter {sitter}.").format(
+                box=who(box), captain=who(captain), sitter=who(sitter)
+            )
+        )
+    elif cut.dealer == viewer:
+        lines.append(_("The lower card deals: you deal first."))
     else:
-        dealer = who(cut.dealer)
-        lines.append(f"The lower card deals: {dealer} {'deal' if dealer == 'You' else 'deals'} first.")
+        lines.append(_("The lower card deals: {name} deals first.").format(name=who(cut.dealer)))
     return lines
 
 
 def takeback_line(undone: int, takebacks: int) -> str:
     """What a takeback did: how many moves went back, and that the game is marked for it."""
-    moves = "1 move" if undone == 1 else f"{undone} moves"
-    times = "1 takeback" if takebacks == 1 else f"{takebacks} takebacks"
-    return f"Took back {moves}: your turn again. This game now has {times} (shown in your history)."
+    moves = ngettext("Took back {n} move: your turn again.", "Took back {n} moves: your turn again.", undone)
+    marked = ngettext(
+        "This game now has {n} takeback (shown in your history).",
+        "This game now has {n} takebacks (shown in your history).",
+        takebacks,
+    )
+    return moves.format(n=undone) + " " + marked.format(n=takebacks)
 
 
 def arrangement_line(arrangement: Arrangement) -> str:
     """One way to spread a knock: ``3h4h5h KcKdKs · deadwood 2c 3d = 5``."""
-    melds = " ".join("".join(str(c) for c in m) for m in arrangement.melds) or "no melds"
+    melds = " ".join("".join(str(c) for c in m) for m in arrangement.melds) or _("no melds")
     rest = " ".join(str(c) for c in arrangement.unmatched)
-    return f"{melds} · deadwood " + (f"{rest} = {arrangement.deadwood}" if rest else "0")
+    if rest:
+        return _("{melds} · deadwood {cards} = {points}").format(melds=melds, cards=rest, points=arrangement.deadwood)
+    return _("{melds} · deadwood 0").format(melds=melds)
