@@ -37,7 +37,7 @@ def test_a_new_game_shows_the_cut() -> None:
     s = make_session("classic", seats=[HUMAN, "greedy"], deal_seed=7, cut=True)
     assert s.first_cut is not None
     text = run(s, "quit\n")
-    assert "The cut: You " in text and ("You deal first" in text or "Greedy deals first" in text)
+    assert "The cut: You " in text and ("you deal first" in text or "Greedy deals first" in text)
     assert text.index("The cut") < text.index("Fairness commitment")
     assert s.state.hand_dealer == s.first_cut.dealer
 

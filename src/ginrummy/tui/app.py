@@ -22,6 +22,7 @@ from ..session import Session, make_session
 from ..store import Store, new_game_id
 from .dialogs import StoreErrorScreen
 from .game import GameScreen
+from .settings import load_settings, save_settings
 from .start import StartScreen
 
 __all__ = ["HIGH_CONTRAST", "GinRummyApp"]
@@ -101,7 +102,20 @@ class GinRummyApp(App[int]):
                 self.store_error = str(exc)
                 self.push_screen(StoreErrorScreen(str(exc)))
                 return
+        self._remembered_display()
         self._enter()
+
+    def _remembered_display(self) -> None:
+        """The display last chosen, unless the command line chose one (--four-colour, --large...)."""
+        if self.four_colour or self.large or self.high_contrast:
+            return
+        settings = load_settings(self.store)
+        self.set_display(
+            four_colour=settings.get("four_colour", False),
+            large=settings.get("large", False),
+            high_contrast=settings.get("high_contrast", False),
+            remember=False,
+        )
 
     def _enter(self) -> None:
         if self.start_game is None and self.resume_id is None:
@@ -132,13 +146,20 @@ class GinRummyApp(App[int]):
         self._enter()
 
     # -- games -----------------------------------------------------------------------------------
-    def open_game(self, session: Session, *, replace: bool = False) -> GameScreen:
+    def open_game(self, session: Session, *, replace: bool = False) -> GameScreen | None:
+        """Show ``session`` as a new game; None (one line says why) if it could not be saved:
+        then nothing was started."""
         game_id = new_game_id()
         if self.store is not None:
             try:
                 self.store.save_game(game_id, session)
             except StoreError as exc:
-                self.notify(_("Could not save: {error}").format(error=exc), severity="error", markup=False)
+                self.notify(
+                    _("The game could not be saved ({error}); it was not started.").format(error=exc),
+                    severity="error",
+                    markup=False,
+                )
+                return None
         screen = GameScreen(session, game_id)
         if replace:
             self.switch_screen(screen)
@@ -169,7 +190,12 @@ class GinRummyApp(App[int]):
         self.theme = "ginrummy-high-contrast" if self.high_contrast else "textual-dark"
 
     def set_display(
-        self, *, four_colour: bool | None = None, large: bool | None = None, high_contrast: bool | None = None
+        self,
+        *,
+        four_colour: bool | None = None,
+        large: bool | None = None,
+        high_contrast: bool | None = None,
+        remember: bool = True,
     ) -> None:
         if four_colour is not None:
             self.four_colour = four_colour
@@ -178,6 +204,12 @@ class GinRummyApp(App[int]):
         if high_contrast is not None:
             self.high_contrast = high_contrast
         self._apply_display()
+        if remember:  # kept for next time, beside the saved games
+            problem = save_settings(
+                self.store, four_colour=self.four_colour, large=self.large, high_contrast=self.high_contrast
+            )
+            if problem:
+                self.notify(problem, severity="warning", markup=False)
         screen = self.screen
         if isinstance(screen, GameScreen):
             screen.refresh_display()

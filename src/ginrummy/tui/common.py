@@ -23,6 +23,10 @@ __all__ = ["LEVEL_TEXT", "SOLO", "VARIANT_TITLES", "Host", "fmt", "host", "level
 VARIANT_TITLES = {v.name: v.title for v in VARIANTS}
 SOLO = solo_variants()  # the solitaires, from the registry
 LEVEL_TEXT = {  # translated where shown (level_text)
+    "beginner": N_("beginner (knocks at once, remembers little)"),
+    "casual": N_("casual (remembers the last discard)"),
+    "intermediate": N_("intermediate (some memory, knocks early)"),
+    "advanced": N_("advanced (good memory, small slips)"),
     "random": N_("random (any legal move)"),
     "greedy": N_("greedy (least deadwood now)"),
     "expert": N_("expert (the strongest)"),
@@ -57,10 +61,15 @@ class Host(Protocol):
     analyse: bool
 
     def set_display(
-        self, *, four_colour: bool | None = None, large: bool | None = None, high_contrast: bool | None = None
+        self,
+        *,
+        four_colour: bool | None = None,
+        large: bool | None = None,
+        high_contrast: bool | None = None,
+        remember: bool = True,
     ) -> None: ...
 
-    def open_game(self, session: Session, *, replace: bool = False) -> Screen[None]: ...
+    def open_game(self, session: Session, *, replace: bool = False) -> Screen[None] | None: ...
 
     def resume_game(self, game_id: str) -> Screen[None] | None: ...
 

@@ -15,7 +15,7 @@ from textual.widgets import Button, Footer, Header, Markdown, Static
 from ..i18n import N_, _
 from .common import host, speak_keys
 
-__all__ = ["KEYS_HELP", "ConfirmScreen", "HelpScreen", "StoreErrorScreen"]
+__all__ = ["KEYS_HELP", "KEYS_MORE", "ConfirmScreen", "HelpScreen", "StoreErrorScreen"]
 
 KEYS_HELP = N_("""\
 # Keys
@@ -50,6 +50,19 @@ number under them; the selected card has a heavy border; a card just drawn is ma
 """)
 
 
+KEYS_MORE = N_("""\
+| key | does |
+|---|---|
+| u | undo: take back your last move against the computer (the game is marked) |
+| l | lay off the selected card yourself, after the other side knocks |
+
+With the option knocker_arrangement=choose, k lists the ways to spread your melds: ↑ ↓ and Enter
+choose one, Esc plays nothing.
+
+On the start screen: ctrl+y replays a finished game (← → a move, PgUp PgDn a hand, Home End, Esc back).
+""")
+
+
 class HelpScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.pop_screen", N_("Close")),
@@ -63,6 +76,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
             yield Markdown(_(KEYS_HELP))
+            yield Markdown(_(KEYS_MORE))
             yield Button(_("Close (Esc)"), id="close-help")
 
     @on(Button.Pressed, "#close-help")

@@ -1,5 +1,7 @@
-"""The game screen: the table, the hand, the piles, the score sheet; keys and buttons play through
-the :class:`~ginrummy.session.Session` (the texts are built in :mod:`ginrummy.tui.render`)."""
+"""The game screen: playing on the table (:class:`~ginrummy.tui.table.TableScreen` draws it): keys
+and buttons act through the :class:`~ginrummy.session.Session`, computer players move on a timer,
+finished games are filed.  A failed save changes nothing: the game goes back to its last save and
+one line says why."""
 
 from __future__ import annotations
 
@@ -7,30 +9,27 @@ import contextlib
 from typing import Any, ClassVar
 
 from textual import on
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Button, Footer, Header, RichLog, Static
+from textual.widgets import Button, RichLog
 
 from ..actions import Action
 from ..errors import GinRummyError, StoreError
 from ..finish import file_finished_game, solitaire_analysis
-from ..i18n import N_, _, pgettext
-from ..record import summary as record_summary
-from ..session import HUMAN, ComputerPlayerError, Session, viewer_seat
-from ..words import cannot_line, display_name, result_name
-from . import render
-from .common import SOLO, host, put, speak_keys
+from ..i18n import N_, _
+from ..session import ComputerPlayerError, Session
+from ..words import cannot_line, cut_lines, result_name, takeback_line
+from .choose import SpreadScreen
+from .common import SOLO, host, speak_keys
 from .dialogs import HelpScreen
-from .widgets import KEY_LABELS, HandView, PileView, ScoreSheet, TableView, palette_name
+from .table import TableScreen
+from .widgets import KEY_LABELS, HandView, PileView
 
 __all__ = ["GameScreen"]
 
 
-class GameScreen(Screen[None]):
-    """The table: the hand, the piles, the opponents, the score sheet, the fairness commitments."""
+class GameScreen(TableScreen):
+    """The table, played: the keys, the buttons, the computer players' moves and saving."""
 
     # The keys' names in English (N_): each screen shows them in the current language (speak_keys).
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -42,6 +41,8 @@ class GameScreen(Screen[None]):
         Binding("g", "play('gin')", N_("Gin"), show=False),
         Binding("b", "play('big')", N_("Big gin"), show=False),
         Binding("n", "next_hand", N_("Deal"), show=False),
+        Binding("l", "layoff", N_("Lay off"), show=False),
+        Binding("u", "undo", N_("Undo"), show=False),
         Binding("h", "hint", N_("Hint")),
         Binding("o", "sort", N_("Sort")),
         Binding("m", "group", N_("Group melds"), show=False),
@@ -58,69 +59,32 @@ class GameScreen(Screen[None]):
     ]
 
     def __init__(self, session: Session, game_id: str) -> None:
-        super().__init__()
+        super().__init__(session, game_id)
         speak_keys(self)
-        self.session = session
-        self.game_id = game_id
-        self.sort_mode = "rank"
-        self.group_melds = True
-        self.order: list[str] = []
-        self.selected: str | None = None
-        self.new_cards: set[str] = set()
-        self._prev_hand: tuple[int, frozenset[str]] = (0, frozenset())
-        self.hinted: str | None = None
-        self.message = ""
         self._timer: Timer | None = None
         self._filed = False
-        self._result_shown: tuple[int, bool] | None = None
-        self._logged_hand = 0
-        self._sheet_key: tuple[Any, ...] = ()
-        self.analysis_lines: list[str] = []
-        self.recent: list[str] = []  # the computers' moves since the person's last one
-        self._saved_pending: Any = None
         store = host(self).store
         if store is not None:
+            last = session.to_json()
 
             def save(s: Session) -> None:
+                """Save after every change, all or nothing: when a save fails the session goes back
+                to its last save and the StoreError reaches the action (which says so in one line)."""
+                nonlocal last
+                now = s.to_json()
                 try:
-                    if s.watched and s.state.is_terminal:  # saving would file it as the person's game
+                    if s.watched and s.state.is_terminal:  # the computer's game: never filed as the person's
                         store.delete_game(game_id)
                     else:
                         store.save_game(game_id, s)
                 except StoreError as exc:
-                    self.notify(_("Could not save: {error}").format(error=exc), severity="error", markup=False)
+                    s.restore(last)
+                    raise StoreError(
+                        _("The game could not be saved ({error}); nothing changed.").format(error=exc)
+                    ) from exc
+                last = now
 
             session.on_change = save
-
-    # -- layout -----------------------------------------------------------------------------------
-    def compose(self) -> ComposeResult:
-        yield Header()
-        with Horizontal(id="main"):
-            with TableView(id="table"):
-                yield Static("", id="info")
-                with Horizontal(id="piles"):
-                    yield PileView("stock", id="stock", classes="pile")
-                    yield PileView("discard", id="discard", classes="pile")
-                    yield Static("", id="opponents")
-                yield Static("", id="fair")
-                yield RichLog(id="log", wrap=True, markup=False, max_lines=200)
-                yield Static("", id="status")
-                yield HandView(id="hand")
-                yield Static("", id="melds")
-                yield Static("", id="captain")
-                with Horizontal(id="actions"):
-                    yield Button(_("Draw (s)"), id="act-draw", compact=True)
-                    yield Button(_("Take (t)"), id="act-take", compact=True)
-                    yield Button(_("Pass (p)"), id="act-pass", compact=True)
-                    yield Button(_("Discard (d)"), id="act-discard", compact=True)
-                    yield Button(_("Knock (k)"), id="act-knock", variant="warning", compact=True)
-                    yield Button(_("Gin (g)"), id="act-gin", variant="success", compact=True)
-                    yield Button(_("Big gin (b)"), id="act-big", variant="success", compact=True)
-                    yield Button(_("Deal (n)"), id="act-deal", variant="primary", compact=True)
-                    yield Button(_("Hint (h)"), id="act-hint", compact=True)
-                yield Static("", id="result")
-            yield ScoreSheet(id="scores")
-        yield Footer()
 
     def on_mount(self) -> None:
         s = self.session
@@ -130,184 +94,11 @@ class GameScreen(Screen[None]):
         log = self.query_one("#log", RichLog)
         if s.state.logs:
             log.write(_("Resumed: hand {number}, exactly where it was left.").format(number=s.state.hand_number))
-            self._logged_hand = s.state.hand_number
+        elif s.first_cut is not None:
+            for line in cut_lines(s.names, s.first_cut, self.log_viewer):
+                log.write(line)
         self.update_view()
         self.schedule()
-
-    def on_resize(self) -> None:
-        self.query_one("#scores").set_class(self.size.width < 116, "narrow")
-        short = self.size.height < 30
-        if short != self.has_class("short"):
-            self.set_class(short, "short")
-            self.update_view()
-
-    # -- helpers ----------------------------------------------------------------------------------
-    @property
-    def viewer(self) -> int:
-        return viewer_seat(self.session)
-
-    @property
-    def shared(self) -> bool:
-        """Several people at this screen (a hot seat): the log is theirs together."""
-        return sum(k == HUMAN for k in self.session.seats) > 1
-
-    @property
-    def log_viewer(self) -> int | None:
-        """Whose view the log tells the moves in: the person's; at a shared screen nobody's (no
-        drawn card, no reasons: the lines stay in view when the next person takes the seat)."""
-        return None if self.shared else self.viewer
-
-    @property
-    def palette(self) -> str:
-        app = host(self)
-        return palette_name(app.four_colour, app.high_contrast)
-
-    def obs(self) -> dict[str, Any]:
-        obs = self.session.observation(self.viewer)
-        obs["players"] = self.session.names  # names safe to print
-        return obs
-
-    def legal(self) -> list[str]:
-        s = self.session
-        return [str(a) for a in s.state.legal_actions()] if s.human_to_act() is not None else []
-
-    # -- drawing ------------------------------------------------------------------------------------
-    def update_view(self) -> None:
-        app = host(self)
-        s = self.session
-        obs = self.obs()
-        v = obs["variant"]
-        players: list[str] = obs["players"]
-        hand = list(obs.get("hand", []))
-        key = (obs["hand_number"], frozenset(hand))
-        if key != self._prev_hand:
-            arrived = set(hand) - set(self._prev_hand[1])
-            # a draw: the hand grew, or (the solitaires) a discard and the next card in one move
-            if key[0] == self._prev_hand[0] and len(hand) >= len(self._prev_hand[1]) > 0 and arrived:
-                self.new_cards = arrived
-                drawn = next(iter(self.new_cards)) if len(self.new_cards) == 1 else None
-                legal = self.legal()
-                if drawn and f"discard {drawn}" in legal:
-                    self.selected = drawn
-            elif key[0] != self._prev_hand[0] or len(hand) < len(self._prev_hand[1]):
-                self.new_cards = set()
-            self._prev_hand = key
-        if self.selected not in hand:
-            self.selected = None
-        if self.hinted not in hand:
-            self.hinted = None
-        self.order = render.sorted_hand(obs, self.sort_mode, self.group_melds)
-        meld_of = {c: i for i, m in enumerate(obs.get("melds", []), 1) for c in m}
-        # Number melds in display order so the numbers read left to right.
-        renumber: dict[int, int] = {}
-        for c in self.order:
-            m = meld_of.get(c)
-            if m is not None and m not in renumber:
-                renumber[m] = len(renumber) + 1
-        meld_of = {c: renumber[m] for c, m in meld_of.items()}
-        sel_index = self.order.index(self.selected) if self.selected in self.order else None
-        self.query_one(HandView).show(
-            self.order,
-            large=app.large,
-            selected=sel_index,
-            melds=meld_of,
-            new=self.new_cards,
-            hinted=self.hinted,
-            four_colour=app.four_colour,
-            high_contrast=app.high_contrast,
-        )
-        self._show_info(obs)
-        self._show_piles(obs)
-        put(self.query_one("#melds", Static), render.melds_text(obs, self.legal(), self.selected, self.palette))
-        put(self.query_one("#fair", Static), render.fairness_text(obs, short=self.has_class("short")))
-        status = render.status_text(
-            obs, s, self.legal(), message=self.message, recent=self.recent, short=self.has_class("short")
-        )
-        put(self.query_one("#status", Static), status)
-        self._show_captain(obs)
-        self._show_buttons(obs)
-        self._show_result(obs)
-        if s.state.needs_deal:
-            self._save_commitment()
-        sheet_key = (len(s.state.results), s.state.hand_number, s.state.is_terminal)
-        if sheet_key != self._sheet_key:
-            self._sheet_key = sheet_key
-            self.query_one(ScoreSheet).show(obs, record_summary(s.state))
-        self.sub_title = (
-            _("hand {number}").format(number=obs["hand_number"])
-            + " · "
-            + " – ".join(f"{display_name(p)} {t}" for p, t in zip(players, obs["totals"], strict=True))
-        )
-        if v in SOLO:
-            self.query_one("#piles").set_class(True, "solo")
-        # The footer lists the general keys only: rebuilding it after every move is slow, and the
-        # action buttons above already show exactly the legal moves (a key that cannot act now says why).
-
-    def _save_commitment(self) -> None:
-        """The next deal's commitment is on screen: save it with the game, so that a resumed game
-        deals from the very seed that was committed to."""
-        store = host(self).store
-        pending = self.session.to_json()["pending"]
-        if store is not None and pending is not None and pending != self._saved_pending:
-            self._saved_pending = pending
-            try:
-                store.save_game(self.game_id, self.session)
-            except StoreError as exc:
-                self.notify(_("Could not save: {error}").format(error=exc), severity="error", markup=False)
-
-    def _show_info(self, obs: dict[str, Any]) -> None:
-        put(self.query_one("#info", Static), render.info_line(obs))
-
-    def _show_piles(self, obs: dict[str, Any]) -> None:
-        large = host(self).large
-        stock = self.query_one("#stock", PileView)
-        discard = self.query_one("#discard", PileView)
-        solo = obs["variant"] in SOLO
-        if solo:
-            stock.show(pgettext("pile", "deck"), None, obs.get("deck_size", 0), large=large)
-            discard.display = False
-        else:
-            discard.display = True
-            pile = obs.get("discard_pile") or []
-            stock.show(pgettext("pile", "stock"), None, obs.get("stock_size", 0), large=large)
-            title = pgettext("pile", "upcard") if obs.get("phase") == "upcard" else pgettext("pile", "discard")
-            discard.show(title, pile[-1] if pile else None, len(pile), large=large)
-        one_new = len(self.new_cards) == 1 and not self.session.state.is_hand_over
-        drawn = next(iter(self.new_cards)) if one_new else None
-        put(self.query_one("#opponents", Static), render.piles_text(obs, self.palette, drawn=drawn))
-
-    def _show_captain(self, obs: dict[str, Any]) -> None:
-        w = self.query_one("#captain", Static)
-        t = render.captain_text(obs, self.session, self.palette)
-        put(w, t)
-        w.display = bool(t.plain)
-
-    def _show_buttons(self, obs: dict[str, Any]) -> None:
-        show, labels = render.buttons(obs, self.session, self.legal(), self.selected)
-        for name, visible in show.items():
-            b = self.query_one(f"#act-{name}", Button)
-            if b.display != visible:
-                b.display = visible
-            label = labels.get(name)
-            if visible and label is not None and str(b.label) != label:
-                b.label = label
-
-    def _show_result(self, obs: dict[str, Any]) -> None:
-        w = self.query_one("#result", Static)
-        log = self.query_one("#log", RichLog)
-        over = bool(obs.get("result")) and self.session.state.is_hand_over
-        show_log = not over and not self.has_class("short")  # the hand's explanation takes the log's place
-        if log.display != show_log:
-            log.display = show_log
-        if not over:
-            w.display = False
-            return
-        put(w, render.result_text(obs, self.session, self.palette, self.analysis_lines))
-        w.display = True
-        shown = (obs["hand_number"], self.session.state.is_terminal)
-        if shown != self._result_shown:  # a hand just ended: bring its scoring into view
-            self._result_shown = shown
-            self.call_after_refresh(w.scroll_visible, animate=False)
 
     # -- the flow of play --------------------------------------------------------------------------
     def schedule(self) -> None:
@@ -324,8 +115,11 @@ class GameScreen(Screen[None]):
                             store.delete_game(self.game_id)
                     log.write(_("The game is over. You watched it: it is not filed in your history."))
                 else:
-                    file_finished_game(store, self.game_id, s, analyse=False)
-                    log.write(_("The game is over and filed in your history."))
+                    try:
+                        file_finished_game(store, self.game_id, s, analyse=False)
+                        log.write(_("The game is over and filed in your history."))
+                    except StoreError as exc:
+                        self.save_failed(exc)
                 if s.state.variant in SOLO and host(self).analyse and not s.watched:
                     self.message = _("Analysing your play against the planner…")
                     self.run_worker(self._analyse, thread=True, exclusive=True, group="analysis")
@@ -380,6 +174,10 @@ class GameScreen(Screen[None]):
             self.notify(str(exc), severity="error", timeout=10, markup=False)
             self.update_view()
             return  # not rescheduled: the game stays as it was, saved
+        except GinRummyError as exc:  # its move could not be saved: the game is back at its last save
+            self.save_failed(exc)
+            self.update_view()
+            return  # not rescheduled: a full disk would fail again at once
         self._after_change(hand_before)
 
     def _after_change(self, hand_before: int) -> None:
@@ -402,6 +200,10 @@ class GameScreen(Screen[None]):
         hand_before = s.state.hand_number
         try:
             event = s.act(seat, action)
+        except StoreError as exc:
+            self.save_failed(exc)
+            self.update_view()
+            return False
         except GinRummyError as exc:
             self.notify(str(exc), title=_("Not allowed"), severity="error", markup=False)
             return False
@@ -457,7 +259,7 @@ class GameScreen(Screen[None]):
             return
         if what in ("knock", "gin"):
             if sel is not None and f"{what} {sel}" in legal:
-                self.human(f"{what} {sel}")
+                self.knock_or_gin(f"{what} {sel}")
                 return
             if what in legal and (sel is None or not any(a.startswith(f"{what} ") for a in legal)):
                 self.human(what)
@@ -478,6 +280,83 @@ class GameScreen(Screen[None]):
                     else _("You cannot go gin now (knock limit {limit}, deadwood {deadwood}).")
                 )
                 self.notify(msg.format(limit=obs.get("knock_limit"), deadwood=obs.get("deadwood")), severity="warning")
+
+    def knock_or_gin(self, action: str) -> None:
+        """Knock or go gin; with ``knocker_arrangement=choose`` and more than one way to spread, the
+        person chooses the melds first (Esc: nothing is played)."""
+        s = self.session
+        seat = s.human_to_act()
+        choices = s.spread_choices(seat, action) if seat is not None else []
+        if not choices:
+            self.human(action)
+            return
+
+        def chosen(index: int | None) -> None:
+            if index is None:
+                self.notify(_("Nothing was played."), timeout=3)
+                return
+            melds = choices[index].melds
+            self.human(Action(Action.parse(action).kind, Action.parse(action).card, tuple(melds)))
+
+        self.app.push_screen(SpreadScreen(action, choices, self.palette), chosen)
+
+    def action_undo(self) -> None:
+        """Take back the person's last move against the computer (the game is marked for it)."""
+        s = self.session
+        seat = self.takeback_seat()
+        if seat is None:
+            person = next((i for i, k in enumerate(s.seats) if k == "human"), None)
+            why = s.takeback_refusal(person) if person is not None else _("only a person's moves can be taken back")
+            self.notify(
+                _("You cannot take back now: {why}.").format(why=why), severity="warning", timeout=4, markup=False
+            )
+            return
+        if self._timer is not None:  # a computer's move was about to come: it is taken back too
+            self._timer.stop()
+            self._timer = None
+        try:
+            undone = s.take_back(seat)
+        except GinRummyError as exc:
+            self.save_failed(exc)
+            self.update_view()
+            self.schedule()
+            return
+        self.message = takeback_line(len(undone), s.takebacks)
+        self.hinted = None
+        self.recent = []
+        self._result_shown = None
+        self.query_one("#log", RichLog).write(f"— {self.message} —")
+        self.update_view()
+        self.schedule()
+
+    def action_layoff(self) -> None:
+        """The person defending a knock lays off the selected card (choosing the layoffs)."""
+        s = self.session
+        cards = self.layoff_cards()
+        seat = s.defender()
+        if not cards or seat is None:
+            self.notify(
+                _("You cannot lay off now: layoffs come after the other side knocks, from the defender."),
+                severity="warning",
+                timeout=4,
+            )
+            return
+        if self.selected not in cards:
+            msg = _("Select a card to lay off first: one of {cards}.").format(cards=", ".join(cards))
+            self.notify(msg, severity="warning", markup=False)
+            return
+        try:
+            event = s.act(seat, f"layoff {self.selected}")
+        except StoreError as exc:
+            self.save_failed(exc)
+            self.update_view()
+            return
+        except GinRummyError as exc:
+            self.notify(str(exc), title=_("Not allowed"), severity="error", markup=False)
+            return
+        self.message = ""
+        self.query_one("#log", RichLog).write(_("{move}.").format(move=s.move_text(event, seat)))
+        self.update_view()
 
     def action_select(self, index: int) -> None:
         if index < len(self.order):
@@ -504,9 +383,13 @@ class GameScreen(Screen[None]):
             self.cannot("deal")
             return
         n = s.state.hand_number + 1
-        commit = s.commitment_for_next_deal()
         try:
+            commit = s.commitment_for_next_deal()
             s.start_hand()
+        except StoreError as exc:
+            self.save_failed(exc)
+            self.update_view()
+            return
         except GinRummyError as exc:
             self.notify(str(exc), severity="error", markup=False)
             return
@@ -526,6 +409,7 @@ class GameScreen(Screen[None]):
             list(s.seats),
             deal_seed=None if s.deal_seed is None else s.deal_seed + 1000,
         )
+        session.cut_for_first_deal()  # a new game cuts again for the first deal
         host(self).open_game(session, replace=True)
 
     def action_hint(self) -> None:
@@ -579,7 +463,8 @@ class GameScreen(Screen[None]):
         self.session.on_change = None
         store = host(self).store
         if store is not None:
-            store.release_game(self.game_id)  # saved and closed here: it may be opened elsewhere now
+            with contextlib.suppress(StoreError):  # a failed release frees itself when this program ends
+                store.release_game(self.game_id)  # saved and closed here: it may be opened elsewhere now
         host(self).leave_game()
 
     @on(HandView.Clicked)
@@ -603,9 +488,7 @@ class GameScreen(Screen[None]):
             self.action_next_hand()
         elif bid == "hint":
             self.action_hint()
-
-    def refresh_display(self) -> None:
-        self.update_view()
-
-
-# =============================================================================================
+        elif bid == "layoff":
+            self.action_layoff()
+        elif bid == "undo":
+            self.action_undo()

@@ -272,9 +272,16 @@ def captain_text(obs: dict[str, Any], session: Session, palette: str) -> Text:
 
 
 def buttons(
-    obs: dict[str, Any], session: Session, legal: Sequence[str], selected: str | None
+    obs: dict[str, Any],
+    session: Session,
+    legal: Sequence[str],
+    selected: str | None,
+    *,
+    undo: bool = False,
+    layoffs: Sequence[str] = (),
 ) -> tuple[dict[str, bool], dict[str, str]]:
-    """Which action buttons to show (only the legal ones) and the labels that name a card."""
+    """Which action buttons to show (only the legal ones) and the labels that name a card;
+    ``undo``: a takeback is possible; ``layoffs``: the cards the person defending may lay off."""
     sel = selected
     show = {
         "draw": "draw" in legal,
@@ -286,6 +293,8 @@ def buttons(
         "big": "gin" in legal and obs.get("phase") != "opening",
         "deal": session.state.needs_deal or session.state.is_terminal,
         "hint": bool(legal),
+        "layoff": bool(layoffs),
+        "undo": undo,
     }
     pile = obs.get("discard_pile") or []
     labels = {
@@ -294,6 +303,7 @@ def buttons(
         "knock": _("Knock {card} (k)").format(card=sel) if sel and f"knock {sel}" in legal else _("Knock (k)"),
         "gin": _("Gin {card} (g)").format(card=sel) if sel and f"gin {sel}" in legal else _("Gin (g)"),
         "deal": _("New game (n)") if session.state.is_terminal else _("Deal (n)"),
+        "layoff": _("Lay off {card} (l)").format(card=sel) if sel in layoffs else _("Lay off (l)"),
     }
     return show, labels
 
@@ -305,9 +315,12 @@ def _spread(t: Text, who: str, you: bool, melds: Sequence[Sequence[str]], palett
         t.append("  ")
 
 
-def result_text(obs: dict[str, Any], session: Session, palette: str, analysis_lines: Sequence[str]) -> Text:
+def result_text(
+    obs: dict[str, Any], session: Session, palette: str, analysis_lines: Sequence[str], layoffs: Sequence[str] = ()
+) -> Text:
     """The end of a hand: both spreads, the layoffs, the points line by line, the computers'
-    reasons (the hand is over: they may be read now) and, at the end of a solitaire, the analysis."""
+    reasons (the hand is over: they may be read now) and, at the end of a solitaire, the analysis.
+    ``layoffs``: the cards the person defending may still lay off themselves."""
     res = obs["result"]
     players = [display_name(p) for p in obs["players"]]
     t = Text(
@@ -335,6 +348,16 @@ def result_text(obs: dict[str, Any], session: Session, palette: str, analysis_li
             t.append(_("deadwood "))
             t.append_text(cards_text(res["defender_unmatched"], palette))
         t.append("\n")
+        if layoffs:
+            t.append(_("Choose your layoffs: "), style="bold")
+            t.append(
+                _(
+                    "select a card and press l (the best layoffs are counted until you do; the first replaces "
+                    "them, each next one adds a card). Can go now: "
+                )
+            )
+            t.append_text(cards_text(layoffs, palette))
+            t.append("\n")
     if res.get("counted_cards"):
         t.append(_("Counted down to the joker ({n}): ").format(n=res.get("counted", 0)))
         t.append_text(cards_text(res["counted_cards"], palette))

@@ -15,6 +15,7 @@ from textual.widgets.option_list import Option
 
 from .. import i18n
 from ..agents import available_agents
+from ..agents.levels import LEVELS
 from ..errors import GinRummyError, StoreError
 from ..i18n import N_, _, ngettext, pgettext
 from ..options import option_help, options_for
@@ -23,16 +24,20 @@ from ..variants import seats_of, variant_names
 from ..words import default_players, display_names, variant_title
 from .common import SOLO, fmt, host, level_text, speak_keys
 from .dialogs import ConfirmScreen, HelpScreen
+from .replay import HistoryScreen
+from .settings import load_settings, save_settings
 from .stats import StatsScreen
 
 __all__ = ["StartScreen"]
 
 
 def _available(variant: str) -> list[str]:
+    """The computer players of ``variant``: the levels weakest first, then the others."""
     try:
-        return available_agents(variant)
+        names = available_agents(variant)
     except Exception:  # an agent module failing to load must not take the menu down
         return []
+    return [x for x in LEVELS if x in names] + [x for x in names if x not in LEVELS]
 
 
 class StartScreen(Screen[None]):
@@ -42,6 +47,7 @@ class StartScreen(Screen[None]):
         Binding("ctrl+n", "start", N_("Start game"), priority=True),
         Binding("ctrl+r", "resume", N_("Resume newest"), priority=True),
         Binding("ctrl+t", "stats", N_("Statistics"), priority=True),
+        Binding("ctrl+y", "replays", N_("Replay a game"), priority=True),
         Binding("ctrl+d", "delete_saved", N_("Delete saved game"), show=False),
         Binding("ctrl+l", "language", N_("Language"), show=False, priority=True),
         Binding("f1", "help", N_("Keys")),
@@ -51,11 +57,15 @@ class StartScreen(Screen[None]):
     def __init__(self, variant: str | None = None) -> None:
         super().__init__()
         speak_keys(self)
-        self.variant = variant if variant in variant_names() else "classic"
+        self.requested = variant if variant in variant_names() else None  # --variant wins over the remembered one
+        self.variant = self.requested or "classic"
+        self.settings: dict[str, Any] = {}
         self._build = 0
         self._options_built: int | None = None
 
     def compose(self) -> ComposeResult:
+        self.settings = load_settings(host(self).store)  # the last game's choices, checked
+        self.variant = self.requested or self.settings.get("variant", "classic")
         yield Header()
         with VerticalScroll(id="start"):
             yield Static("[b]ginrummy[/b] — " + _("the Gin Rummy family"), id="start-title")
@@ -72,7 +82,7 @@ class StartScreen(Screen[None]):
                 )
             with Horizontal(classes="row"):
                 yield Label(_("Your name"), classes="label")
-                yield Input(value="You", id="name", max_length=20, compact=True)
+                yield Input(value=self.settings.get("name", "You"), id="name", max_length=20, compact=True)
             yield Vertical(id="seats")
             with Collapsible(title=_("Rules options (the rule book's defaults; open to change them)"), id="rules"):
                 yield Vertical(id="options")
@@ -84,6 +94,7 @@ class StartScreen(Screen[None]):
             with Horizontal(id="start-buttons"):
                 yield Button(_("Start game (ctrl+n)"), id="start-game", variant="primary")
                 yield Button(_("Statistics (ctrl+t)"), id="open-stats")
+                yield Button(_("Replays (ctrl+y)"), id="open-replays")
                 yield Button(_("Keys (F1)"), id="keys")
                 yield Button(_("Quit (ctrl+q)"), id="quit")
         yield Footer()
@@ -165,14 +176,17 @@ class StartScreen(Screen[None]):
         else:
             table_levels = [x for x in levels if x not in ("planner", "clairvoyant")] or ["expert"]
             default = "expert" if "expert" in table_levels else table_levels[-1]
+            remembered = self.settings.get("levels", {}).get(v, [])
             for i in range(1, seats_of(v)):
+                level = remembered[i - 1] if i - 1 < len(remembered) else default
+                level = level if level in table_levels else default
                 label = _("Opponent") if seats_of(v) == 2 else _("Opponent {number}").format(number=i)
                 rows.append(
                     Horizontal(
                         Label(label, classes="label"),
                         Select(
                             [(level_text(x), x) for x in table_levels],
-                            value=default,
+                            value=level,
                             allow_blank=False,
                             id=f"seat-{b}-{i}",
                             compact=True,
@@ -196,19 +210,21 @@ class StartScreen(Screen[None]):
         self._options_built = b
         opts = self.query_one("#options", Vertical)
         orows = []
+        remembered = self.remembered_options()
         for name, default_value, doc, allowed in option_help(v):
+            value = remembered.get(name, default_value)
             if isinstance(default_value, bool):
-                control: Any = Checkbox("", default_value, id=f"opt-{b}-{name}", compact=True)
+                control: Any = Checkbox("", bool(value), id=f"opt-{b}-{name}", compact=True)
             elif allowed:
                 control = Select(
                     [(str(a), a) for a in allowed],
-                    value=default_value,
+                    value=value if value in allowed else default_value,
                     allow_blank=False,
                     id=f"opt-{b}-{name}",
                     compact=True,
                 )
             else:
-                control = Input(value=str(default_value), type="integer", id=f"opt-{b}-{name}", compact=True)
+                control = Input(value=str(value), type="integer", id=f"opt-{b}-{name}", compact=True)
             orows.append(
                 Horizontal(
                     Label(name, classes="label"),
@@ -243,10 +259,16 @@ class StartScreen(Screen[None]):
         elif wid == "high-contrast":
             app.set_display(high_contrast=event.value)
 
+    def remembered_options(self) -> dict[str, Any]:
+        """The rules options last played in this variant (checked when read), the first-deal
+        options left out: a new game cuts for them."""
+        given = dict(self.settings.get("options", {}).get(self.variant, {}))
+        return {k: v for k, v in given.items() if k not in ("first_dealer", "first_box", "first_captain")}
+
     def chosen(self) -> tuple[dict[str, Any], list[str], str]:
         """(options that differ from the defaults, seats, name); raises GinRummyError if an option is bad."""
         v, b = self.variant, self._build
-        given: dict[str, Any] = {}
+        given: dict[str, Any] = {} if self._options_built == b else self.remembered_options()
         for name, default_value, _doc, _allowed in option_help(v) if self._options_built == b else []:
             w = self.query_one(f"#opt-{b}-{name}")
             if isinstance(w, Checkbox):
@@ -295,11 +317,21 @@ class StartScreen(Screen[None]):
                 seats=seats,
                 players=self.opponent_names(seats, name),
                 deal_seed=host(self).deal_seed,
+                cut=True,  # the cut for the first deal (or the roles), shown before the deal
             )
         except GinRummyError as exc:
             self.notify(str(exc), title=_("Cannot start"), severity="error", markup=False)
             return
-        host(self).open_game(session)
+        if host(self).open_game(session) is None:
+            return  # it could not be saved: nothing started, and the choices are not remembered
+        self.remember(variant=self.variant, name=name, levels={self.variant: seats[1:]}, options={self.variant: given})
+
+    def remember(self, **changes: Any) -> None:
+        """Keep the choices for next time (a failure says so in one line and changes nothing)."""
+        problem = save_settings(host(self).store, **changes)
+        if problem:
+            self.notify(problem, severity="warning", markup=False)
+        self.settings = load_settings(host(self).store)
 
     def action_resume(self) -> None:
         store = host(self).store
@@ -312,6 +344,9 @@ class StartScreen(Screen[None]):
 
     def action_stats(self) -> None:
         self.app.push_screen(StatsScreen())
+
+    def action_replays(self) -> None:
+        self.app.push_screen(HistoryScreen())
 
     def action_delete_saved(self) -> None:
         """Forget the highlighted saved game (ctrl+d on the list), once the person confirms."""
@@ -381,6 +416,8 @@ class StartScreen(Screen[None]):
             self.action_start()
         elif bid == "open-stats":
             self.action_stats()
+        elif bid == "open-replays":
+            self.action_replays()
         elif bid == "keys":
             self.action_help()
         elif bid == "quit":

@@ -63,6 +63,12 @@ class StatsScreen(Screen[None]):
                     points=f"{st['points_per_hand']:+.2f}", scored=f"{st['scored_per_hand']:.2f}"
                 )
             )
+            if st.get("takeback_games"):
+                text += "\n" + ngettext(
+                    "{n} of these games had takebacks (moves taken back)",
+                    "{n} of these games had takebacks (moves taken back)",
+                    st["takeback_games"],
+                ).format(n=st["takeback_games"])
             if st.get("accuracy") is not None:
                 n = len(st["accuracy_history"])
                 text += "\n" + ngettext(

@@ -21,7 +21,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ..i18n import NP_, _, pgettext
+from ..i18n import NP_, _, ngettext, pgettext
 from ..variants import find_variant
 from ..words import display_name, target_of
 
@@ -281,7 +281,7 @@ class ScoreSheet(Static):
     """The score sheet: every hand's points, the totals to the target, hands won, Hollywood's
     three games and, at the end, the final totals with the bonuses."""
 
-    def show(self, obs: dict[str, Any], summary: dict[str, Any]) -> None:
+    def show(self, obs: dict[str, Any], summary: dict[str, Any], takebacks: int = 0) -> None:
         players: list[str] = [display_name(p) for p in obs["players"]]
         opts = obs.get("options", {})
         variant = obs["variant"]
@@ -330,6 +330,14 @@ class ScoreSheet(Static):
             lines.append(_("Winner: none") if w is None else _("Winner: {name}").format(name=players[w]))
         elif hw:
             lines.append(_("G1-G3: Hollywood's three games; ✓ = closed."))
+        if takebacks:
+            lines.append(
+                ngettext(
+                    "{n} takeback this game (marked in your history)",
+                    "{n} takebacks this game (marked in your history)",
+                    takebacks,
+                ).format(n=takebacks)
+            )
         names = ", ".join(f"{h} = {p}" for h, p in zip(heads, players, strict=True) if h != p)
         if names:
             lines.append(names)

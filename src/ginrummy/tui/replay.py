@@ -1,0 +1,168 @@
+"""Replaying finished games: the list of your finished games (newest first) and a viewer that steps
+through one, forwards and back (the positions come from :func:`ginrummy.replays.replay_steps`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ..errors import GinRummyError
+from ..i18n import N_, _, ngettext
+from ..replays import ReplayStep, replay_steps
+from ..store import FinishedGame
+from ..words import clean_names, display_names
+from .common import host, put, speak_keys
+from .widgets import cards_text, palette_name
+
+__all__ = ["HistoryScreen", "ReplayScreen", "step_text"]
+
+
+def step_text(step: ReplayStep, players: Sequence[str], position: tuple[int, int], palette: str) -> Text:
+    """One position of the replay: where we are, the move, every hand face up, the pile, the totals,
+    and at the end of a hand its result."""
+    n, total = position
+    t = Text()
+    t.append(_("Hand {hand} · step {n} of {total}").format(hand=step.hand, n=n, total=total) + "\n", style="bold")
+    t.append(
+        (step.text if step.index < 0 else _("{move}.").format(move=step.text)) + "\n",
+        style="bold" if step.index >= 0 else "italic",
+    )
+    for seat, cards in enumerate(step.hands):
+        t.append(_("{name}: ").format(name=players[seat]))
+        t.append_text(cards_text(list(cards), palette) if cards else Text(_("no cards")))
+        t.append("\n")
+    t.append(_("Stock {n} · pile ").format(n=step.stock))
+    t.append_text(cards_text(list(step.pile[-6:]), palette) if step.pile else Text(_("empty")))
+    t.append("\n")
+    totals = " – ".join(f"{p} {x}" for p, x in zip(players, step.totals, strict=True))
+    t.append(_("Totals: {totals}").format(totals=totals) + "\n")
+    for line in step.result:
+        t.append("• " + line + "\n")
+    return t
+
+
+class ReplayScreen(Screen[None]):
+    """Step through a finished game: → or . forwards, ← or , back, PgDn/PgUp a hand, Home/End."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right", "step(1)", N_("Forward")),
+        Binding("left", "step(-1)", N_("Back")),
+        Binding("full_stop", "step(1)", N_("Forward"), show=False),
+        Binding("comma", "step(-1)", N_("Back"), show=False),
+        Binding("pagedown", "hand(1)", N_("Next hand")),
+        Binding("pageup", "hand(-1)", N_("Previous hand")),
+        Binding("home", "jump(0)", N_("Start"), show=False),
+        Binding("end", "jump(-1)", N_("End"), show=False),
+        Binding("escape", "app.pop_screen", N_("Back to the list")),
+    ]
+
+    def __init__(self, record: Mapping[str, Any], *, viewer: int | None = 0, title: str = "") -> None:
+        super().__init__()
+        speak_keys(self)
+        self.steps = replay_steps(record, viewer=viewer)  # RecordError for a bad record: nothing is shown
+        players = list(record.get("players") or [f"Player {i + 1}" for i in range(len(self.steps[0].hands))])
+        self.players = [_("You") if i == viewer else p for i, p in enumerate(display_names(clean_names(players)))]
+        self.position = 0
+        self.game_title = title
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll(id="replay"):
+            yield Static("", id="replay-step")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = _("replay") + (f" · {self.game_title}" if self.game_title else "")
+        self.show()
+
+    def show(self) -> None:
+        app = host(self)
+        step = self.steps[self.position]
+        palette = palette_name(app.four_colour, app.high_contrast)
+        put(
+            self.query_one("#replay-step", Static),
+            step_text(step, self.players, (self.position + 1, len(self.steps)), palette),
+        )
+
+    def action_step(self, by: int) -> None:
+        self.position = max(0, min(len(self.steps) - 1, self.position + by))
+        self.show()
+
+    def action_jump(self, to: int) -> None:
+        self.position = to % len(self.steps)
+        self.show()
+
+    def action_hand(self, by: int) -> None:
+        """To the deal of the next (or this, then the previous) hand."""
+        here = self.steps[self.position]
+        deals = [i for i, s in enumerate(self.steps) if s.index == -1]
+        if by > 0:
+            later = [i for i in deals if i > self.position]
+            self.position = later[0] if later else len(self.steps) - 1
+        else:
+            earlier = [i for i in deals if i < self.position]
+            start = next(i for i in deals if self.steps[i].hand == here.hand)
+            self.position = start if self.position != start else (earlier[-1] if earlier else 0)
+        self.show()
+
+
+class HistoryScreen(Screen[None]):
+    """Your finished games, newest first; Enter replays the highlighted one."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.pop_screen", N_("Back"))]
+
+    def __init__(self) -> None:
+        super().__init__()
+        speak_keys(self)
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll(id="history"):
+            yield Static("", id="history-info")
+            yield OptionList(id="finished")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = _("replay a finished game")
+        store = host(self).store
+        problems: list[str] = []
+        games = list(reversed(store.history(problems=problems))) if store is not None else []
+        self.games = {g.id: g for g in games}
+        listing = self.query_one("#finished", OptionList)
+        for g in games:
+            listing.add_option(Option(Text(_line(g)), id=g.id))
+        info = _("Choose a game and press Enter to step through it (← → a move, PgUp PgDn a hand).")
+        if not games:
+            info = _("No finished games yet: a game appears here when it is over.")
+        put(self.query_one("#history-info", Static), Text(info))
+        if games:
+            listing.highlighted = 0
+            listing.focus()
+
+    @on(OptionList.OptionSelected, "#finished")
+    def chosen(self, event: OptionList.OptionSelected) -> None:
+        g = self.games.get(event.option.id or "")
+        if g is None:
+            return
+        try:
+            screen = ReplayScreen(g.record, viewer=g.player_seat if "human" in g.seats else None, title=_line(g))
+        except GinRummyError as exc:  # a damaged record: say so, replay nothing
+            self.notify(_("This game cannot be replayed: {error}").format(error=exc), severity="error", markup=False)
+            return
+        self.app.push_screen(screen)
+
+
+def _line(g: FinishedGame) -> str:
+    names = " v. ".join(clean_names(g.players))
+    totals = "–".join(str(t) for t in g.final_totals or g.totals)
+    marks = " · " + ngettext("{n} takeback", "{n} takebacks", g.takebacks).format(n=g.takebacks) if g.takebacks else ""
+    return f"{g.variant}: {names} · {totals} · {g.hands} hands · {g.finished_at[:16].replace('T', ' ')} UTC{marks}"
