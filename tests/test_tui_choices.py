@@ -311,3 +311,53 @@ def test_a_watched_game_is_not_filed_in_the_history(tmp_path: Path) -> None:
 
     asyncio.run(run())
     assert store.history() == [] and store.saved_games() == []
+
+
+# -- snapshots (pytest-textual-snapshot; `pytest --snapshot-update` rewrites them) ---------------
+def _snap(request: pytest.FixtureRequest) -> Any:
+    try:
+        return request.getfixturevalue("snap_compare")
+    except pytest.FixtureLookupError:
+        pytest.skip("pytest-textual-snapshot is not installed")
+
+
+async def _settle(pilot: Any) -> None:
+    for _ in range(5):
+        await pilot.pause(0.05)
+    await pilot.wait_for_scheduled_animations()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+def test_snapshot_replay_viewer(tmp_path: Path, request: pytest.FixtureRequest, size: tuple[int, int]) -> None:
+    snap_compare = _snap(request)
+    record = finished_solitaire().state.to_record()
+
+    async def before(pilot: Any) -> None:
+        await pilot.pause()
+        pilot.app.push_screen(ReplayScreen(record))
+        await wait_for(lambda: isinstance(pilot.app.screen, ReplayScreen))
+        await pilot.press("right", "right", "right")
+        await _settle(pilot)
+
+    app = GinRummyApp(store=Store(tmp_path), computer_delay=0)
+    assert snap_compare(app, terminal_size=size, run_before=before)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+def test_snapshot_choosing_the_spread(tmp_path: Path, request: pytest.FixtureRequest, size: tuple[int, int]) -> None:
+    snap_compare = _snap(request)
+    s = chooser()
+
+    async def before(pilot: Any) -> None:
+        await pilot.pause()
+        screen = pilot.app.open_game(s)
+        await pilot.pause()
+        await pilot.press("s")
+        await wait_for(lambda: len(s.state.hand(1)) == 11)
+        await select(pilot, screen, "Kc")
+        await pilot.press("k")
+        await wait_for(lambda: isinstance(pilot.app.screen, SpreadScreen))
+        await _settle(pilot)
+
+    app = GinRummyApp(store=Store(tmp_path), computer_delay=0)
+    assert snap_compare(app, terminal_size=size, run_before=before)
