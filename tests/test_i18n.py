@@ -40,6 +40,14 @@ def po(lang: str) -> Catalog:
         return read_po(f, locale=lang)
 
 
+# babel.cfg's methods: the Python sources, the page's app.js and index.html
+METHOD_MAP = [
+    ("**.py", "python"),
+    ("**/static/app.js", "javascript"),
+    ("**/static/index.html", "ginrummy.web.messages:extract_html"),
+]
+
+
 def template() -> Catalog:
     with (LOCALE / "ginrummy.pot").open("rb") as f:
         return read_po(f)
@@ -62,7 +70,7 @@ def test_the_template_holds_every_message_of_the_sources() -> None:
     found = {
         (context, msgid if isinstance(msgid, str) else msgid[0])
         for _file, _line, msgid, _comments, context in extract_from_dir(
-            str(PACKAGE), method_map=[("**.py", "python")], keywords=KEYWORDS
+            str(PACKAGE), method_map=METHOD_MAP, keywords=KEYWORDS
         )
     }
     in_template = {key(m) for m in template() if m.id}

@@ -37,6 +37,7 @@ class Connection:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=SEND_QUEUE)
         self.tap = tap
         self.overflow = False
+        self.lang = "en"  # the language of its texts (set by the app: ?lang=, else Accept-Language)
         self.limited = False  # counted against its address's quotas
         self.games: RateLimiter = RateLimiter(0.0, 1e9)  # new games on this connection (set by the app)
 

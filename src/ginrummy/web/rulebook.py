@@ -1,5 +1,7 @@
 """The rules of a variant for the browser's **Rules** dialog, read from ``docs/rules.md`` (shipped in
-the package as ``web/docs/rules.md``, a link to the very file): the common definitions, the
+the package as ``web/docs/rules.md``, a link to the very file; in Korean and Latvian
+``rules.ko.md`` and ``rules.lv.md``, whose sections 0-4 carry the same numbers, the options tables
+of section 5 coming from the English book): the common definitions, the
 variant's sections and its options table, as headings, paragraphs, lists and tables of text (the
 page draws them without HTML)."""
 
@@ -12,7 +14,7 @@ from typing import Any
 
 from ..variants import find_variant
 
-__all__ = ["RULES_FILE", "section_ids", "variant_rules"]
+__all__ = ["RULES_FILE", "rules_file", "section_ids", "variant_rules"]
 
 RULES_FILE = Path(__file__).parent / "docs" / "rules.md"
 
@@ -20,13 +22,19 @@ _HEADING = re.compile(r"^(#{2,4})\s+(.*)$")
 _NUMBER = re.compile(r"^(\d+[a-z]?)\.\s")
 
 
-@functools.lru_cache(maxsize=1)
-def _sections() -> dict[str, tuple[str, list[str]]]:
+def rules_file(lang: str = "en") -> Path:
+    """The rule book in ``lang`` (``rules.ko.md``), the English one when there is no translation."""
+    path = RULES_FILE.with_name(f"rules.{lang}.md")
+    return path if lang != "en" and path.exists() else RULES_FILE
+
+
+@functools.lru_cache(maxsize=4)
+def _sections(path: Path = RULES_FILE) -> dict[str, tuple[str, list[str]]]:
     """Each section of the rule book by id (``1b``, ``5:classic``): its title and lines."""
     out: dict[str, tuple[str, list[str]]] = {}
     current: list[str] | None = None
     top = ""
-    for line in RULES_FILE.read_text(encoding="utf-8").splitlines():
+    for line in path.read_text(encoding="utf-8").splitlines():
         m = _HEADING.match(line)
         if m:
             title = m.group(2).strip()
@@ -95,12 +103,17 @@ def section_ids(variant: str) -> tuple[str, ...]:
     return (*v.rule_sections, f"5:{v.name}")
 
 
-def variant_rules(variant: str) -> dict[str, Any]:
-    """The rules of ``variant`` as sections of blocks (the library's error for an unknown variant)."""
-    sections = _sections()
+def variant_rules(variant: str, lang: str = "en") -> dict[str, Any]:
+    """The rules of ``variant`` as sections of blocks, in ``lang`` where the book is translated
+    (each section missing from the translation in English); the library's error for an unknown
+    variant."""
+    path = rules_file(lang)
+    sections = _sections(path)
+    english = _sections(RULES_FILE) if path != RULES_FILE else sections
     out = []
     for key in section_ids(variant):
-        if key in sections:
-            title, lines = sections[key]
+        found = sections.get(key) or english.get(key)
+        if found is not None:
+            title, lines = found
             out.append({"id": key, "title": title, "blocks": _blocks(lines)})
-    return {"variant": variant, "source": "docs/rules.md", "sections": out}
+    return {"variant": variant, "source": f"docs/{path.name}", "sections": out}

@@ -33,6 +33,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .. import i18n
 from ..agents import available_agents
 from ..agents.levels import LEVEL_DESCRIPTIONS, LEVELS
 from ..errors import GinRummyError, StoreError
@@ -42,6 +43,7 @@ from ..store import Store
 from ..variants import VARIANTS, variant_names
 from .connection import Connection, Tap
 from .guard import FORWARDING, GuardedStarlette, HostPolicy, is_owner
+from .messages import card_names, page_messages
 from .protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
@@ -62,6 +64,15 @@ from .tables import CUT_OPTIONS, TableManager
 __all__ = ["STATIC_DIR", "Quotas", "create_app"]
 
 log = logging.getLogger("ginrummy.web")
+
+
+def page_language(asked: str | None, accept: str | None) -> str:
+    """The language a page or connection speaks: ``?lang=`` (the page's remembered setting; ``xx``
+    the pseudo-locale for tests) when it is one, else the browser's ``Accept-Language``."""
+    lang = i18n.normalize_language(asked)
+    return lang if lang is not None else i18n.accept_language(accept)
+
+
 STATIC_DIR = Path(__file__).parent / "static"
 _GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
@@ -211,9 +222,17 @@ def create_app(
         if variant not in variant_names():
             return JSONResponse({"error": f"unknown variant {variant[:40]!r}"}, status_code=404)
         try:
-            return JSONResponse(await asyncio.to_thread(variant_rules, variant))
+            lang = page_language(request.query_params.get("lang"), request.headers.get("accept-language"))
+            return JSONResponse(await asyncio.to_thread(variant_rules, variant, lang))
         except OSError as exc:  # the rule book missing from this installation: say so
             return JSONResponse({"error": f"the rule book cannot be read: {exc.strerror}"}, status_code=404)
+
+    async def messages(request: Request) -> Response:
+        """The page's own texts in the language asked for (``?lang=``, else ``Accept-Language``):
+        ``{"lang": "ko", "messages": {english: translation}, "cards": {"Qd": name}}`` from the same
+        catalogs."""
+        lang = page_language(request.query_params.get("lang"), request.headers.get("accept-language"))
+        return JSONResponse({"lang": lang, "messages": page_messages(lang), "cards": card_names(lang)})
 
     async def history(request: Request) -> Response:
         """The finished games of this computer, newest first (for the replay viewer)."""
@@ -308,6 +327,7 @@ def create_app(
             return
         conn = Connection(websocket, owner=owner, rate=rate, burst=burst, tap=tap, client=client_host)
         conn.limited = limited
+        conn.lang = page_language(websocket.query_params.get("lang"), websocket.headers.get("accept-language"))
         conn.games = RateLimiter(1.0 / max(quotas.game_refill_seconds, 1e-9), float(quotas.games_per_client))
         writer = asyncio.create_task(conn.writer())
         conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "max_message_bytes": MAX_MESSAGE_BYTES})
@@ -343,7 +363,8 @@ def create_app(
                 raise ProtocolError("rate_limited", f"too many messages: slow down (at most {rate:g} a second)")
             msg = validate(raw)
             kind, seq = msg["type"], msg.get("seq")
-            await dispatch(conn, msg)
+            with i18n.using(conn.lang):  # what is worded for this connection, in its language
+                await dispatch(conn, msg)
         except ProtocolError as exc:
             conn.error(exc.code, exc.message, ref=kind, seq=seq)
         except GinRummyError as exc:
@@ -446,6 +467,7 @@ def create_app(
         Route("/stats", page),
         Route("/join/{invite}", page),
         Route("/api/info", info),
+        Route("/api/messages", messages),
         Route("/api/saved", saved),
         Route("/api/saved/{game}", delete_saved, methods=["DELETE"]),
         Route("/api/stats", stats),

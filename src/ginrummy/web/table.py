@@ -11,10 +11,12 @@ import asyncio
 import time
 from typing import Any, Protocol
 
+from .. import i18n
 from ..agents import available_agents
 from ..engine import Cut
 from ..session import HUMAN, Session
 from ..variants import solo_variants
+from ..words import display_names
 from .protocol import variant_facts
 
 __all__ = ["JOKER_SEAT", "Client", "Table", "default_opponent", "default_player"]
@@ -153,6 +155,7 @@ class Table:
             "kind": self.kind,
             "seat": seat,
             "seats": seats,
+            "shown_names": display_names(st.players),  # the seats' names in the viewer's language
             "invite": self.invite if seat == self.creator else None,
             "hints": self.hints,
             "sheet": sheet,
@@ -206,8 +209,13 @@ class Table:
         for seat, conns in self.conns.items():
             if not conns:
                 continue
-            msg = self.state_message(seat)
+            worded: dict[str, dict[str, Any]] = {}  # each language's words, built once per seat
             for conn in list(conns):
+                lang = getattr(conn, "lang", "en")
+                if lang not in worded:
+                    with i18n.using(lang):
+                        worded[lang] = self.state_message(seat)
+                msg = worded[lang]
                 if conn is acting and seq is not None:
                     conn.send({**msg, "seq": seq})
                 else:

@@ -121,6 +121,64 @@
     store("ginrummy.seats", all);
   }
 
+  // ---------------------------------------------------------------- language
+  /** The page speaks the language of ?lang=, else the one chosen in Display (remembered), else the
+   * browser's (the server reads Accept-Language).  Its texts come from the server's catalogs
+   * (/api/messages): _(english, values) looks one up and fills in its {placeholders}. */
+  const LANG = { code: "en", messages: {}, cards: {} };
+  function askedLanguage() {
+    const q = new URLSearchParams(location.search).get("lang");
+    return q || load("ginrummy.lang", null);
+  }
+  function _(text, values) {
+    const t = LANG.messages[text] || text;
+    return values ? t.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m)) : t;
+  }
+  function langQuery() {
+    return `lang=${encodeURIComponent(LANG.code)}`;
+  }
+  /** The static page's texts and labels (index.html) in the page's language. */
+  function translateDom(root) {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    const nodes = [];
+    while (walker.nextNode()) nodes.push(walker.currentNode);
+    for (const node of nodes) {
+      const text = node.nodeValue.split(/\s+/).join(" ").trim();
+      if (text && LANG.messages[text] && !node.parentElement.closest("[translate=no]")) node.nodeValue = node.nodeValue.replace(node.nodeValue.trim(), LANG.messages[text]);
+    }
+    for (const attr of ["aria-label", "placeholder", "title"]) {
+      for (const node of root.querySelectorAll(`[${attr}]`)) {
+        const v = node.getAttribute(attr).split(/\s+/).join(" ").trim();
+        if (LANG.messages[v]) node.setAttribute(attr, LANG.messages[v]);
+      }
+    }
+  }
+  async function loadMessages() {
+    const asked = askedLanguage();
+    try {
+      const r = await fetch("/api/messages" + (asked ? `?lang=${encodeURIComponent(asked)}` : ""));
+      const data = await r.json();
+      LANG.code = data.lang;
+      LANG.messages = data.messages || {};
+      LANG.cards = data.cards || {};
+    } catch (e) {
+      /* the server's texts unavailable: English */
+    }
+    document.documentElement.lang = LANG.code === "xx" ? "en" : LANG.code;
+    document.title = _("Gin Rummy");
+    translateDom(document.body);
+    const chooser = $("pref-lang");
+    if (chooser) {
+      chooser.value = LANG.code;
+      chooser.addEventListener("change", () => {
+        store("ginrummy.lang", chooser.value);
+        const u = new URL(location.href);
+        u.searchParams.delete("lang");
+        location.replace(u.toString());
+      });
+    }
+  }
+
   // ---------------------------------------------------------------- small DOM helpers
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
@@ -157,7 +215,7 @@
   }
   function cardName(card) {
     const r = rankOf(card);
-    return `${RANK_NAME[r] || r} of ${SUIT[suitOf(card)][1]}`;
+    return LANG.cards[card] || `${RANK_NAME[r] || r} of ${SUIT[suitOf(card)][1]}`;
   }
   function cardShort(card) {
     return rankLabel(rankOf(card)) + SUIT[suitOf(card)][0];
@@ -237,17 +295,17 @@
     const c = card ? ` ${cardShort(card)} (${card})` : "";
     switch (kind) {
       case "draw":
-        return "Draw from the stock";
+        return _("Draw from the stock");
       case "take":
-        return "Take the " + (topDiscard() ? cardShort(topDiscard()) + ` (${topDiscard()})` : "discard");
+        return topDiscard() ? _("Take the {card}", { card: `${cardShort(topDiscard())} (${topDiscard()})` }) : _("Take the discard");
       case "pass":
-        return "Pass";
+        return _("Pass");
       case "discard":
-        return "Discard" + c;
+        return _("Discard{card}", { card: c });
       case "knock":
-        return card ? "Knock, discarding" + c : "Knock";
+        return card ? _("Knock, discarding{card}", { card: c }) : _("Knock");
       case "gin":
-        return card ? "Gin, discarding" + c : "Big gin";
+        return card ? _("Gin, discarding{card}", { card: c }) : _("Big gin");
       default:
         return action;
     }
@@ -260,9 +318,9 @@
   }
   function name(seat) {
     const t = S.table;
-    if (!t || !t.seats[seat]) return `Seat ${seat + 1}`;
-    const n = t.seats[seat].name;
-    return seat === S.seat && n !== "You" && !watching() ? `${n} (you)` : n;
+    if (!t || !t.seats[seat]) return _("Seat {number}", { number: seat + 1 });
+    const n = (t.shown_names && t.shown_names[seat]) || t.seats[seat].name;
+    return seat === S.seat && t.seats[seat].name !== "You" && !watching() ? _("{name} (you)", { name: n }) : n;
   }
   /** A game of computer players only: the person watches seat 0 and never acts. */
   function watching() {
@@ -284,7 +342,7 @@
 
   // ---------------------------------------------------------------- connection
   function connect() {
-    const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
+    const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws?" + langQuery();
     let ws;
     try {
       ws = new WebSocket(url);
@@ -427,7 +485,7 @@
     if (view === "lobby") renderLobby();
     if (view === "game") renderGame();
     if (view === "stats") loadStats();
-    document.title = view === "game" && S.obs ? `${facts().title || S.obs.variant} · Gin Rummy` : "Gin Rummy";
+    document.title = view === "game" && S.obs ? `${facts().title || S.obs.variant} · ${_("Gin Rummy")}` : _("Gin Rummy");
   }
 
   // ---------------------------------------------------------------- the game
@@ -528,23 +586,23 @@
     if (!h.length) return "";
     const last = h[h.length - 1];
     if (last.seat === S.seat || last.seat === null) return "";
-    return `${name(last.seat)}: ${describe(last.action)}. `;
+    return describe(last.action, false, name(last.seat)) + " ";
   }
   /** An action in words; ``rich`` leaves the card as a token for richText() to draw. */
-  function describe(action, rich) {
+  function describe(action, rich, who) {
     const [kind, card] = action.split(" ");
     const c = card ? (rich ? card : cardShort(card) + ` (${card})`) : "";
-    return (
-      {
-        draw: "draws from the stock",
-        take: "takes the discard",
-        pass: "passes",
-        discard: `discards ${c}`,
-        knock: `knocks, discarding ${c}`,
-        gin: card ? `goes gin, discarding ${c}` : "goes big gin",
-        layoff: `lays off ${c}`,
-      }[kind] || action
-    );
+    const v = { name: who || "", card: c };
+    const text = {
+      draw: _("{name}: draws from the stock.", v),
+      take: _("{name}: takes the discard.", v),
+      pass: _("{name}: passes.", v),
+      discard: _("{name}: discards {card}.", v),
+      knock: _("{name}: knocks, discarding {card}.", v),
+      gin: card ? _("{name}: goes gin, discarding {card}.", v) : _("{name}: goes big gin.", v),
+      layoff: _("{name}: lays off {card}.", v),
+    }[kind];
+    return text === undefined ? action : who ? text : text.replace(/^[^:]*:\s*/, "");
   }
 
   function renderStatus() {
@@ -553,28 +611,28 @@
     let text;
     if (o.game_over) {
       const w = o.winner;
-      text = w === null || w === undefined ? "Game over: a tie." : `Game over: ${w === S.seat && !watching() ? "you win" : name(w) + " wins"}.`;
+      text = w === null || w === undefined ? _("Game over: a tie.") : w === S.seat && !watching() ? _("Game over: you win.") : _("Game over: {name} wins.", { name: name(w) });
     } else if (o.phase === "deal") {
       if (t.waiting_for && t.waiting_for.length) {
         const n = t.waiting_for.length;
-        text = `Waiting for ${n} more ${n === 1 ? "person" : "people"} to join: share the invitation links.`;
+        text = _("Players still to join: {n}. Share the invitation links.", { n });
       } else if (o.hand_number === 0) {
-        text = "The first deal is committed (see Fair deal). Press Deal to deal it.";
+        text = _("The first deal is committed (see Fair deal). Press Deal to deal it.");
       } else {
-        text = `Hand ${o.hand_number} is over.`;
+        text = _("Hand {number} is over.", { number: o.hand_number });
       }
     } else if (o.to_act) {
       const top = topDiscard();
       const tc = top ? `${cardShort(top)} (${top})` : "";
       text = lastOthersMove();
-      if (o.phase === "upcard") text += `Your turn: take the upcard ${tc} or pass.`;
-      else if (o.phase === "draw") text += `Your turn: draw from the stock${o.legal_actions.includes("take") ? " or take " + tc : ""}.`;
-      else if (o.phase === "opening") text += "Your turn: declare the dealt hand or draw.";
-      else text += "Your turn: discard a card (choose it, then choose again, drag it to the pile, or press X).";
+      if (o.phase === "upcard") text += _("Your turn: take the upcard {card} or pass.", { card: tc });
+      else if (o.phase === "draw") text += o.legal_actions.includes("take") ? _("Your turn: draw from the stock or take {card}.", { card: tc }) : _("Your turn: draw from the stock.");
+      else if (o.phase === "opening") text += _("Your turn: declare the dealt hand or draw.");
+      else text += _("Your turn: discard a card (choose it, then choose again, drag it to the pile, or press X).");
     } else if (roles() && roles().sitter === S.seat) {
-      text = `${lastOthersMove()}You are the sitter: you see the captain's hand and may suggest; ${name(o.current_player)} is to act.`;
+      text = lastOthersMove() + _("You are the sitter: you see the captain's hand and may suggest; {name} is to act.", { name: name(o.current_player) });
     } else if (o.current_player !== null && o.current_player !== undefined) {
-      text = `${lastOthersMove()}${name(o.current_player)} is to act…`;
+      text = lastOthersMove() + _("{name} is to act…", { name: name(o.current_player) });
     } else {
       text = "";
     }
@@ -738,7 +796,7 @@
         class: "stock",
         id: "stock",
         disabled: !can("draw"),
-        "aria-label": `Draw from the stock (${o.stock_size} cards)`,
+        "aria-label": _("Draw from the stock ({n} cards)", { n: o.stock_size }),
         onclick: () => act("draw"),
       },
       pip("back", "back-art"),
@@ -767,7 +825,7 @@
         "div",
         { class: "pile-area pile-facts" },
         el("span", { class: "label" }, `Knock limit ${o.knock_limit}`),
-        discardHistory(pile, "Discard history"),
+        discardHistory(pile, _("Discard history")),
       ),
     );
   }
@@ -824,7 +882,7 @@
         "div",
         { class: "pile-area pile-facts" },
         el("span", { class: "label" }, `Knock limit ${o.knock_limit} · draws ${o.draws}`),
-        discardHistory(o.discards || [], watching() ? `${name(S.seat)}'s discards` : "Your discards"),
+        discardHistory(o.discards || [], watching() ? _("{name}'s discards", { name: name(S.seat) }) : _("Your discards")),
       ),
     );
     box.append(...items);
@@ -911,7 +969,7 @@
       const inMeld = meldOf[card];
       const isNew = S.prevHand.length && !S.prevHand.includes(card);
       const labels = [cardName(card)];
-      if (inMeld) labels.push(`in meld ${inMeld}`);
+      if (inMeld) labels.push(_("in meld {number}", { number: inMeld }));
       if (isNew) labels.push("just drawn");
       const node = cardFace(card, {
         class: `card suit-${suitOf(card)}${inMeld ? " in-meld" : ""}${isNew ? " new-card" : ""}`,
@@ -949,7 +1007,7 @@
       });
       box.append(node);
     });
-    if (!hand.length) box.append(el("p", {}, o.phase === "deal" ? "" : "You hold no cards this hand."));
+    if (!hand.length) box.append(el("p", {}, o.phase === "deal" ? "" : _("You hold no cards this hand.")));
     if (S.table && S.table.seats[S.seat]) fill($("you-badges"), seatBadges(S.seat));
     $("hand-title").textContent = watching() ? `${name(S.seat)}'s hand (you are watching)` : "Your hand";
     const dw = o.deadwood;
@@ -957,11 +1015,11 @@
     const melds = $("melds");
     clear(melds);
     if ((o.melds || []).length) {
-      melds.append("Melds: ");
+      melds.append(_("Melds:"), " ");
       o.melds.forEach((m, i) => melds.append(el("span", { class: "meld-list" }, `M${i + 1} `, minis(m), " ")));
     }
     const sortBtn = $("sort-toggle");
-    sortBtn.textContent = prefs.sort === "rank" || handOrder() ? "Sort by suit" : "Sort by rank";
+    sortBtn.textContent = prefs.sort === "rank" || handOrder() ? _("Sort by suit") : _("Sort by rank");
     sortBtn.setAttribute("aria-pressed", "false");
   }
 
@@ -1051,21 +1109,21 @@
       el("button", { type: "button", class: cls || "", id: id || null, "data-action": action, onclick: () => act(action) }, actionLabel(action));
     if (S.arrangements && o.to_act) return renderArrangements(box);
     if (o.game_over) {
-      box.append(el("button", { type: "button", class: "primary", id: "new-game", onclick: () => ((S.away = true), show("lobby")) }, "New game"));
-      box.append(el("button", { type: "button", id: "replay-game", onclick: () => send({ type: "replay" }) }, "Replay this game"));
+      box.append(el("button", { type: "button", class: "primary", id: "new-game", onclick: () => ((S.away = true), show("lobby")) }, _("New game")));
+      box.append(el("button", { type: "button", id: "replay-game", onclick: () => send({ type: "replay" }) }, _("Replay this game")));
     } else if (o.phase === "deal") {
       const me = t.seats[S.seat];
       const waiting = (t.waiting_for || []).length > 0;
-      const label = o.hand_number === 0 ? "Deal the first hand" : `Deal hand ${o.hand_number + 1}`;
+      const label = o.hand_number === 0 ? _("Deal the first hand") : _("Deal hand {number}", { number: o.hand_number + 1 });
       const people = t.seats.filter((s) => s.kind === "person" || s.kind === "open").length;
       if (people > 1 && me && me.ready) {
-        box.append(el("span", {}, "You are ready; waiting for the others…"));
+        box.append(el("span", {}, _("You are ready; waiting for the others…")));
       } else {
         box.append(
           el(
             "button",
             { type: "button", class: "primary", id: "deal", disabled: waiting, onclick: () => send({ type: "deal" }) },
-            people > 1 ? `${label} (ready)` : label,
+            people > 1 ? _("{label} (ready)", { label }) : label,
           ),
         );
       }
@@ -1083,16 +1141,16 @@
           if (can(`knock ${sel}`)) box.append(btn(`knock ${sel}`, "knock", "act-knock"));
           if (can(`gin ${sel}`)) box.append(btn(`gin ${sel}`, "gin", "act-gin"));
           if (!can(`discard ${sel}`) && !can(`knock ${sel}`) && !can(`gin ${sel}`)) {
-            box.append(el("span", {}, `${cardShort(sel)} (${sel}) cannot be discarded now (it was just taken).`));
+            box.append(el("span", {}, _("{card} cannot be discarded now (it was just taken).", { card: `${cardShort(sel)} (${sel})` })));
           }
         } else {
-          box.append(el("span", {}, "Choose a card to discard."));
+          box.append(el("span", {}, _("Choose a card to discard.")));
         }
         if (can("gin")) box.append(btn("gin", "gin", "act-big-gin"));
         const gins = L.filter((a) => a.startsWith("gin ")).map((a) => a.split(" ")[1]);
         const knocks = L.filter((a) => a.startsWith("knock ")).map((a) => a.split(" ")[1]);
-        if (gins.length) note.append("Gin! Discard ", minis(gins), " to go gin. ");
-        if (knocks.length) note.append("You may knock by discarding ", minis(knocks), ".");
+        if (gins.length) note.append(_("Gin! Discard one of these to go gin:"), " ", minis(gins), " ");
+        if (knocks.length) note.append(_("You may knock by discarding one of these:"), " ", minis(knocks));
       }
     }
     const r = roles();
@@ -1120,7 +1178,7 @@
     ranked.slice(0, 5).forEach(([a, v]) => list.append(el("li", {}, ...richText(a), " ", el("span", { class: "value" }, `(${signed(v)})`))));
     fill(
       box,
-      el("strong", {}, "Hint: "),
+      el("strong", {}, _("Hint:")), " ",
       ...richText(h.best_words || h.best),
       h.why ? el("p", {}, ...richText(h.why)) : null,
       ranked.length
@@ -1236,22 +1294,22 @@
     const titles = {
       gin: "gin",
       "big-gin": "big gin",
-      knock: "a knock",
-      undercut: "an undercut",
-      joker: "the joker",
-      draw: "a void hand (the wall)",
-      redeal: "a redeal",
+      knock: _("a knock"),
+      undercut: _("an undercut"),
+      joker: _("the joker"),
+      draw: _("a void hand (the wall)"),
+      redeal: _("a redeal"),
     };
-    box.append(el("h3", { id: "result-title" }, `Hand ${o.hand_number}: ${titles[res.result] || res.result}`));
+    box.append(el("h3", { id: "result-title" }, _("Hand {number}: {result}", { number: o.hand_number, result: titles[res.result] || res.result })));
     if (res.knocker !== null && res.knocker !== undefined && (res.knocker_melds || []).length + (res.knocker_unmatched || []).length) {
-      const kn = isSolo() ? "You" : name(res.knocker);
-      box.append(spread(`${kn}: melds`, res.knocker_melds, res.knocker_unmatched, []));
+      const kn = isSolo() ? _("You") : name(res.knocker);
+      box.append(spread(_("{name}: melds", { name: kn }), res.knocker_melds, res.knocker_unmatched, []));
       if (!isSolo()) {
         const defender = defenderSeat();
-        const dn = defender === undefined ? "Defender" : name(defender);
-        box.append(spread(`${dn}: melds`, res.defender_melds, res.defender_unmatched, res.laid_off));
+        const dn = defender === undefined ? _("Defender") : name(defender);
+        box.append(spread(_("{name}: melds", { name: dn }), res.defender_melds, res.defender_unmatched, res.laid_off));
         if ((res.laid_off || []).length) {
-          box.append(el("p", { class: "laid-note" }, `${dn} laid off `, minis(res.laid_off), ` on ${kn === "You" ? "your" : kn + "'s"} melds, so those cards do not count as deadwood.`));
+          box.append(el("p", { class: "laid-note" }, _("{name} laid off these cards on the knocker's melds, so they do not count as deadwood:", { name: dn }), " ", minis(res.laid_off)));
         }
       }
     }
@@ -1271,20 +1329,20 @@
     if (res.result === "redeal" || res.result === "joker") {
       // a redeal: the joker was dealt among the ten (the deal with the joker in it); the joker
       // turned up in play: the hand it ended, beside it
-      const label = res.result === "redeal" ? "The deal:" : "The hand when the joker came:";
+      const label = res.result === "redeal" ? _("The deal:") : _("The hand when the joker came:");
       box.append(el("div", { class: "spread", id: "dealt-joker" }, el("span", { class: "lbl" }, label), ...(o.hand || []).map((c) => mini(c)), jokerFace()));
     }
     if (res.counted_cards && res.counted_cards.length) {
-      box.append(el("p", {}, `Cards turned before the joker (${res.counted}): `, minis(res.counted_cards)));
+      box.append(el("p", {}, _("Cards turned before the joker ({n}):", { n: res.counted }), " ", minis(res.counted_cards)));
     }
     const ex = el("ul", { class: "explain" });
     (res.explanation || []).forEach((line) => ex.append(el("li", {}, ...richText(line))));
     box.append(ex);
     const pts = (res.points || []).map((p, i) => `${name(i)} ${p}`).join(" · ");
-    box.append(el("p", {}, el("strong", {}, "Points this hand: "), pts));
+    box.append(el("p", {}, el("strong", {}, _("Points this hand:")), " ", pts));
     if (o.game_over) {
       const ft = o.final_totals || o.totals;
-      box.append(el("p", { id: "final" }, el("strong", {}, "Final totals with bonuses: "), ft.map((p, i) => `${name(i)} ${p}`).join(" · ")));
+      box.append(el("p", { id: "final" }, el("strong", {}, _("Final totals with bonuses:")), " ", ft.map((p, i) => `${name(i)} ${p}`).join(" · ")));
       const parts = (S.table && S.table.final_parts) || [];
       if (parts.some((seat) => seat.length > 1)) {
         // every part of each final total on its own line, as the server's scoring adds them up
@@ -1293,7 +1351,7 @@
           const tbl = el("table", { class: "sheet parts" }, el("caption", {}, `${name(i)}: ${ft[i]}`));
           const body = el("tbody", {});
           seat.forEach(([what, pts]) => body.append(el("tr", {}, el("th", { scope: "row" }, what), el("td", {}, String(pts)))));
-          tbl.append(body, el("tfoot", {}, el("tr", {}, el("th", { scope: "row" }, "Final total"), el("td", {}, String(ft[i])))));
+          tbl.append(body, el("tfoot", {}, el("tr", {}, el("th", { scope: "row" }, _("Final total")), el("td", {}, String(ft[i])))));
           list.append(tbl);
         });
         box.append(list);
@@ -1304,11 +1362,11 @@
       // a finished solitaire: the same analysis as the terminal app's, worked out by the server
       const a = t.analysis;
       const sec = el("div", { class: "analysis", id: "analysis", role: "status", "aria-live": "polite" });
-      if (!a) sec.append(el("p", {}, "Analysing your play…"));
+      if (!a) sec.append(el("p", {}, _("Analysing your play…")));
       else {
         if (a.accuracy !== null && a.accuracy !== undefined) {
           const pct = a.accuracy <= 1 ? a.accuracy * 100 : a.accuracy;
-          sec.append(el("p", {}, el("strong", {}, "Accuracy: "), el("span", { id: "accuracy" }, `${pct.toFixed(0)}%`), " (kept in your statistics)"));
+          sec.append(el("p", {}, el("strong", {}, _("Accuracy:")), " ", el("span", { id: "accuracy" }, `${pct.toFixed(0)}%`), " ", _("(kept in your statistics)")));
         }
         const lines = el("ul", { class: "explain" });
         (a.summary || []).forEach((line) => lines.append(el("li", {}, ...richText(line))));
@@ -1321,7 +1379,7 @@
   /** The cut for the first deal (rule 1.2: the lower card deals) or for three's roles (rule 2.1:
    * the highest card takes the box, the next captains, the lowest sits out); ties cut again. */
   function renderCut(cut) {
-    const sec = el("div", { id: "cut" }, el("h3", { id: "result-title" }, "The cut"));
+    const sec = el("div", { id: "cut" }, el("h3", { id: "result-title" }, _("The cut")));
     cut.rounds.forEach((round, k) => {
       sec.append(
         el(
@@ -1356,7 +1414,7 @@
     const o = S.obs;
     const t = S.table;
     const n = t.seats.length;
-    const head = el("tr", {}, el("th", { scope: "col" }, "Hand"), ...t.seats.map((s, i) => el("th", { scope: "col" }, name(i))));
+    const head = el("tr", {}, el("th", { scope: "col" }, _("Hand")), ...t.seats.map((s, i) => el("th", { scope: "col" }, name(i))));
     const body = el("tbody", {});
     (t.sheet || []).forEach((h) => {
       body.append(el("tr", {}, el("th", { scope: "row" }, `${h.hand} ${h.result}`), ...h.points.map((p) => el("td", {}, p ? String(p) : "–"))));
@@ -1364,14 +1422,14 @@
     const foot = el(
       "tfoot",
       {},
-      el("tr", {}, el("th", { scope: "row" }, "Total"), ...o.totals.map((p) => el("td", {}, String(p)))),
-      el("tr", {}, el("th", { scope: "row" }, "Hands won"), ...o.hands_won.map((p) => el("td", {}, String(p)))),
+      el("tr", {}, el("th", { scope: "row" }, _("Total")), ...o.totals.map((p) => el("td", {}, String(p)))),
+      el("tr", {}, el("th", { scope: "row" }, _("Hands won")), ...o.hands_won.map((p) => el("td", {}, String(p)))),
     );
     if (o.boxes) {
-      foot.append(el("tr", {}, el("th", { scope: "row" }, "Boxes"), ...o.boxes.map((p) => el("td", {}, String(p)))));
+      foot.append(el("tr", {}, el("th", { scope: "row" }, _("Boxes")), ...o.boxes.map((p) => el("td", {}, String(p)))));
     }
     if (o.game_over && o.final_totals) {
-      foot.append(el("tr", {}, el("th", { scope: "row" }, "Final with bonuses"), ...o.final_totals.map((p) => el("td", {}, String(p)))));
+      foot.append(el("tr", {}, el("th", { scope: "row" }, _("Final with bonuses")), ...o.final_totals.map((p) => el("td", {}, String(p)))));
     }
     box.append(el("div", { class: "sheet-wrap" }, el("table", { class: `sheet cols-${n}`, id: "sheet-table" }, el("caption", { class: "visually-hidden" }, "Points of each hand"), el("thead", {}, head), body, foot)));
     if (o.hollywood) {
@@ -1402,21 +1460,21 @@
     if (o.commitment) {
       const before = seen[String(o.hand_number)];
       box.append(
-        el("p", {}, `Hand ${o.hand_number} was dealt from the seed committed to before the deal:`),
+        el("p", {}, _("Hand {number} was dealt from the seed committed to before the deal:", { number: o.hand_number })),
         el("code", { class: "hash", id: "commitment" }, o.commitment),
       );
-      if (before && before !== o.commitment) box.append(el("p", { class: "ok" }, "Warning: this is not the commitment shown before the deal!"));
-      else if (before) box.append(el("p", {}, "Same as shown before the deal."));
+      if (before && before !== o.commitment) box.append(el("p", { class: "ok" }, _("Warning: this is not the commitment shown before the deal!")));
+      else if (before) box.append(el("p", {}, _("Same as shown before the deal.")));
     }
     if (o.revealed_seed && o.commitment) {
       const key = `${S.game}:${o.hand_number}`;
-      const out = el("p", { id: "verify" }, "Checking the seed…");
-      box.append(el("p", {}, "The seed, revealed after the hand:"), el("code", { class: "hash", id: "revealed-seed" }, o.revealed_seed), out);
+      const out = el("p", { id: "verify" }, _("Checking the seed…"));
+      box.append(el("p", {}, _("The seed, revealed after the hand:")), el("code", { class: "hash", id: "revealed-seed" }, o.revealed_seed), out);
       const text = `ginrummy-deal/1:${o.hand_number}:${o.revealed_seed}`;
       const finish = (digest) => {
-        if (digest === null) out.textContent = "Check it with: ginrummy verify (SHA-256 of " + text.slice(0, 24) + "…).";
-        else if (digest === o.commitment) out.textContent = "✓ Verified: SHA-256 of the seed matches the commitment.";
-        else out.textContent = "✗ The seed does not match the commitment!";
+        if (digest === null) out.textContent = _("Check it with: ginrummy verify (SHA-256 of {text}…).", { text: text.slice(0, 24) });
+        else if (digest === o.commitment) out.textContent = _("✓ Verified: SHA-256 of the seed matches the commitment.");
+        else out.textContent = _("✗ The seed does not match the commitment!");
       };
       if (key in S.verified) finish(S.verified[key]);
       else
@@ -1426,9 +1484,9 @@
         });
     }
     if (o.next_commitment) {
-      box.append(el("p", {}, `The next deal (hand ${o.hand_number + 1}) is committed to:`), el("code", { class: "hash", id: "next-commitment" }, o.next_commitment));
+      box.append(el("p", {}, _("The next deal (hand {number}) is committed to:", { number: o.hand_number + 1 })), el("code", { class: "hash", id: "next-commitment" }, o.next_commitment));
     }
-    if (!box.firstChild) box.append(el("p", {}, "Each deal's seed is committed to before the deal and revealed after it."));
+    if (!box.firstChild) box.append(el("p", {}, _("Each deal's seed is committed to before the deal and revealed after it.")));
   }
 
   function renderLog() {
@@ -1920,7 +1978,7 @@
     if (!dlg.open) dlg.showModal();
     let data;
     try {
-      const r = await fetch(`/api/rules/${encodeURIComponent(v)}`);
+      const r = await fetch(`/api/rules/${encodeURIComponent(v)}?${langQuery()}`);
       data = await r.json();
       if (!r.ok) throw new Error(data.error || "no rules");
     } catch (e) {
@@ -2179,6 +2237,7 @@
     connect();
   }
 
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-  else start();
+  const begin = () => loadMessages().then(start);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", begin);
+  else begin();
 })();
