@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from ..i18n import N_
 from .base import register
 from .expert import TABLE_VARIANTS, ExpertAgent, Params
 
@@ -34,13 +35,14 @@ LEVELS: Final = ("beginner", "casual", "intermediate", "advanced", "expert")
 """The level names, weakest first (``expert`` is :class:`~ginrummy.agents.expert.ExpertAgent`)."""
 
 LEVEL_DESCRIPTIONS: Final[dict[str, str]] = {
-    "beginner": "knocks as soon as it can, remembers only the top card, takes only what lowers its count",
-    "casual": "remembers only the last discard, often misjudges, knocks early",
-    "intermediate": "remembers the last two discards and the opponent's pickups, misjudges, knocks a little early",
-    "advanced": "remembers the last few discards and the pickups; misjudges close choices",
-    "expert": "tracks every card, models the opponent's hand, weighs knocking against playing on",
+    "beginner": N_("knocks as soon as it can, remembers only the top card, takes only what lowers its count"),
+    "casual": N_("remembers only the last discard, often misjudges, knocks early"),
+    "intermediate": N_("remembers the last two discards and the opponent's pickups, misjudges, knocks a little early"),
+    "advanced": N_("remembers the last few discards and the pickups; misjudges close choices"),
+    "expert": N_("tracks every card, models the opponent's hand, weighs knocking against playing on"),
 }
-"""One line for each level, for menus and help texts."""
+"""One line for each level, for menus and help texts (in English; marked for translation, shown
+translated by the browser page)."""
 
 LEVEL_PARAMS: Final[dict[str, dict[str, Any]]] = {
     "beginner": {

@@ -19,8 +19,9 @@ from typing import IO, Any
 
 from .. import i18n
 from ..cards import full_pack
+from ..words import _KINDS, seat_kind
 
-__all__ = ["card_names", "extract_html", "page_messages", "page_msgids"]
+__all__ = ["agent_names", "card_names", "extract_html", "page_messages", "page_msgids"]
 
 STATIC_DIR = Path(__file__).parent / "static"
 _ATTRIBUTES = ("aria-label", "placeholder", "title")
@@ -91,3 +92,10 @@ def card_names(lang: str) -> dict[str, str]:
     """Each card's name for screen readers in ``lang`` (``{"Qd": "Queen of diamonds"}``)."""
     with i18n.using(lang):
         return {str(card): card.spoken() for card in full_pack()}
+
+
+@functools.cache
+def agent_names(lang: str) -> dict[str, str]:
+    """Each kind of seat (``expert``, ``human``...) named in ``lang``."""
+    with i18n.using(lang):
+        return {kind: seat_kind(kind) for kind in _KINDS}

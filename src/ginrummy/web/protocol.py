@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..i18n import N_, _
 from ..names import BadName, clean_name
 from ..variants import VARIANTS, Variant, variant_names
 
@@ -44,7 +45,11 @@ MAX_MESSAGE_BYTES = 4096
 TABLE_VARIANTS = tuple(v.name for v in VARIANTS if v.table)  # tables for several people
 
 # The words for the discard pile of a game with a Joker, by where the Joker is (rule book 3.1, 4.1).
-_PILE_LABELS = {"none": "Discard pile", "in_pack": "Discard (under the joker)", "after_deal": "Discard (face down)"}
+_PILE_LABELS = {
+    "none": N_("Discard pile"),
+    "in_pack": N_("Discard (under the joker)"),
+    "after_deal": N_("Discard (face down)"),
+}
 
 
 def _facts(v: Variant) -> dict[str, Any]:
@@ -57,9 +62,19 @@ VARIANT_FACTS: dict[str, dict[str, Any]] = {v.name: _facts(v) for v in VARIANTS}
 
 
 def variant_facts(variant: str) -> dict[str, Any]:
-    """The facts of ``variant`` the page needs (a copy); an unknown variant gets its name as title."""
-    base = VARIANT_FACTS.get(variant, {"title": variant, "long_title": variant, "solo": False})
-    return {"variant": variant, "pile_label": "Discard pile", **base}
+    """The facts of ``variant`` the page needs (a copy), its words in the current language; an
+    unknown variant gets its name as title."""
+    base = VARIANT_FACTS.get(variant)
+    if base is None:
+        return {
+            "variant": variant,
+            "pile_label": _("Discard pile"),
+            "title": variant,
+            "long_title": variant,
+            "solo": False,
+        }
+    words = {k: _(base[k]) for k in ("title", "long_title", "pile_label")}
+    return {"variant": variant, **base, **words}
 
 
 def option_label(value: object) -> str:

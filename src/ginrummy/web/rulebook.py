@@ -12,7 +12,11 @@ import re
 from pathlib import Path
 from typing import Any
 
+from .. import i18n
+from ..i18n import _
+from ..options import option_help
 from ..variants import find_variant
+from ..words import variant_title
 
 __all__ = ["RULES_FILE", "rules_file", "section_ids", "variant_rules"]
 
@@ -103,6 +107,20 @@ def section_ids(variant: str) -> tuple[str, ...]:
     return (*v.rule_sections, f"5:{v.name}")
 
 
+def _options_section(variant: str, key: str, lang: str) -> dict[str, Any]:
+    """The options table of ``variant`` in ``lang``, from the code (as the English book's is): each
+    option's name and default as the code spells them, its meaning translated."""
+
+    def code(value: object) -> str:
+        return f"`{str(value).lower() if isinstance(value, bool) else value}`"
+
+    with i18n.using(lang):
+        rows = [[_("option"), _("default"), _("meaning")]]
+        rows += [[code(n), code(d), _(doc) if doc else ""] for n, d, doc, _choices in option_help(variant)]
+        title = _("Options of {game}").format(game=variant_title(variant, short=True))
+    return {"id": key, "title": title, "blocks": [{"type": "table", "rows": rows}]}
+
+
 def variant_rules(variant: str, lang: str = "en") -> dict[str, Any]:
     """The rules of ``variant`` as sections of blocks, in ``lang`` where the book is translated
     (each section missing from the translation in English); the library's error for an unknown
@@ -112,6 +130,9 @@ def variant_rules(variant: str, lang: str = "en") -> dict[str, Any]:
     english = _sections(RULES_FILE) if path != RULES_FILE else sections
     out = []
     for key in section_ids(variant):
+        if path != RULES_FILE and key.startswith("5:"):
+            out.append(_options_section(variant, key, lang))
+            continue
         found = sections.get(key) or english.get(key)
         if found is not None:
             title, lines = found

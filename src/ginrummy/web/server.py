@@ -43,7 +43,7 @@ from ..store import Store
 from ..variants import VARIANTS, variant_names
 from .connection import Connection, Tap
 from .guard import FORWARDING, GuardedStarlette, HostPolicy, is_owner
-from .messages import card_names, page_messages
+from .messages import agent_names, card_names, page_messages
 from .protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
@@ -137,6 +137,10 @@ def create_app(
         return FileResponse(STATIC_DIR / "index.html", media_type="text/html")
 
     async def info(request: Request) -> Response:
+        with i18n.using(page_language(request.query_params.get("lang"), request.headers.get("accept-language"))):
+            return info_in_language(request)
+
+    def info_in_language(request: Request) -> Response:
         variants = {}
         for variant in VARIANTS:
             v = variant.name
@@ -148,7 +152,7 @@ def create_app(
                         "name": n,
                         "label": option_label(n),
                         "default": d,
-                        "doc": doc,
+                        "doc": i18n._(doc) if doc else "",
                         "choices": list(choices),
                         "choice_labels": [option_label(c) for c in choices],
                     }
@@ -159,7 +163,9 @@ def create_app(
                 "default_agent": default_opponent(v),
                 # the playing levels, weakest first, with what each does (ginrummy.agents.levels)
                 "levels": [
-                    {"name": n, "description": LEVEL_DESCRIPTIONS[n]} for n in LEVELS if n in available_agents(v)
+                    {"name": n, "description": i18n._(LEVEL_DESCRIPTIONS[n])}
+                    for n in LEVELS
+                    if n in available_agents(v)
                 ],
                 # watching: the computer players that can play every seat (the solitaires' too)
                 "players": available_agents(v),
@@ -232,7 +238,9 @@ def create_app(
         ``{"lang": "ko", "messages": {english: translation}, "cards": {"Qd": name}}`` from the same
         catalogs."""
         lang = page_language(request.query_params.get("lang"), request.headers.get("accept-language"))
-        return JSONResponse({"lang": lang, "messages": page_messages(lang), "cards": card_names(lang)})
+        return JSONResponse(
+            {"lang": lang, "messages": page_messages(lang), "cards": card_names(lang), "agents": agent_names(lang)}
+        )
 
     async def history(request: Request) -> Response:
         """The finished games of this computer, newest first (for the replay viewer)."""

@@ -125,7 +125,7 @@
   /** The page speaks the language of ?lang=, else the one chosen in Display (remembered), else the
    * browser's (the server reads Accept-Language).  Its texts come from the server's catalogs
    * (/api/messages): _(english, values) looks one up and fills in its {placeholders}. */
-  const LANG = { code: "en", messages: {}, cards: {} };
+  const LANG = { code: "en", messages: {}, cards: {}, agents: {} };
   function askedLanguage() {
     const q = new URLSearchParams(location.search).get("lang");
     return q || load("ginrummy.lang", null);
@@ -161,6 +161,7 @@
       LANG.code = data.lang;
       LANG.messages = data.messages || {};
       LANG.cards = data.cards || {};
+      LANG.agents = data.agents || {};
     } catch (e) {
       /* the server's texts unavailable: English */
     }
@@ -272,7 +273,7 @@
   function jokerFace() {
     return el(
       "div",
-      { class: "card joker-card", role: "img", "aria-label": "The joker" },
+      { class: "card joker-card", role: "img", "aria-label": _("The joker") },
       el("span", { class: "index", "aria-hidden": "true" }, el("span", { class: "rank" }, "J"), el("span", { class: "letter" }, "joker")),
       el("span", { class: "face", "aria-hidden": "true" }, pip("joker", "suit-big")),
     );
@@ -711,15 +712,15 @@
     const seat = t.seats[i];
     const r = roles();
     if (r) {
-      if (r.box === i) out.push("box");
-      if (r.captain === i) out.push("captain");
-      if (r.sitter === i) out.push("sitter");
-    } else if (o.dealer === i) out.push("dealer");
-    if (seat.kind === "computer") out.push(`computer: ${seat.agent}`);
-    if (seat.kind === "open") out.push("seat open");
-    if (seat.kind === "person" && !seat.connected && i !== S.seat) out.push("away");
-    if (o.phase === "deal" && seat.ready) out.push("ready");
-    if (o.current_player === i) out.push("to act");
+      if (r.box === i) out.push(_("box"));
+      if (r.captain === i) out.push(_("captain"));
+      if (r.sitter === i) out.push(_("sitter"));
+    } else if (o.dealer === i) out.push(_("dealer"));
+    if (seat.kind === "computer") out.push(_("computer: {player}", { player: agentLabel(seat.agent) }));
+    if (seat.kind === "open") out.push(_("seat open"));
+    if (seat.kind === "person" && !seat.connected && i !== S.seat) out.push(_("away"));
+    if (o.phase === "deal" && seat.ready) out.push(_("ready"));
+    if (o.current_player === i) out.push(_("to act"));
     return out.map((b) => el("span", { class: "badge" }, b));
   }
 
@@ -733,7 +734,7 @@
       if (i === S.seat) continue;
       const n = sizes[i] || 0;
       const known = (o.known_cards || {})[String(i)] || [];
-      const backs = el("div", { class: "backs", role: "img", "aria-label": `${n} cards, face down` });
+      const backs = el("div", { class: "backs", role: "img", "aria-label": _("{n} cards, face down", { n }) });
       for (let k = 0; k < n; k++) backs.append(pip("back", "back"));
       let cards;
       if (shown && shown[i]) {
@@ -741,19 +742,19 @@
         const sp = shown[i];
         cards = el(
           "div",
-          { class: "faceup", role: "group", "aria-label": `${name(i)}'s cards, face up` },
+          { class: "faceup", role: "group", "aria-label": _("{name}'s cards, face up", { name: name(i) }) },
           sp.melds.map((m) => el("span", { class: "group" }, m.map((c) => cardFace(c, { button: false, class: `card small suit-${suitOf(c)}`, role: "img", "aria-label": cardName(c) })))),
-          sp.laid.length ? el("span", { class: "group laid", title: "laid off" }, sp.laid.map((c) => cardFace(c, { button: false, class: `card small suit-${suitOf(c)}`, role: "img", "aria-label": `${cardName(c)}, laid off` }))) : null,
-          sp.deadwood.length ? el("span", { class: "group dead" }, sp.deadwood.map((c) => cardFace(c, { button: false, class: `card small suit-${suitOf(c)}`, role: "img", "aria-label": `${cardName(c)}, deadwood` }))) : null,
+          sp.laid.length ? el("span", { class: "group laid", title: _("laid off") }, sp.laid.map((c) => cardFace(c, { button: false, class: `card small suit-${suitOf(c)}`, role: "img", "aria-label": _("{card}, laid off", { card: cardName(c) }) }))) : null,
+          sp.deadwood.length ? el("span", { class: "group dead" }, sp.deadwood.map((c) => cardFace(c, { button: false, class: `card small suit-${suitOf(c)}`, role: "img", "aria-label": _("{card}, deadwood", { card: cardName(c) }) }))) : null,
         );
-      } else cards = n ? backs : el("div", { class: "muted" }, o.phase === "deal" ? "" : "no cards this hand");
+      } else cards = n ? backs : el("div", { class: "muted" }, o.phase === "deal" ? "" : _("no cards this hand"));
       box.append(
         el(
           "div",
           { class: "opponent", "data-seat": i },
           el("div", { class: "who" }, name(i), ...seatBadges(i)),
           cards,
-          known.length && !(shown && shown[i]) ? el("div", {}, "Known to hold: ", minis(known)) : null,
+          known.length && !(shown && shown[i]) ? el("div", {}, _("Known to hold:"), " ", minis(known)) : null,
         ),
       );
     }
@@ -806,7 +807,7 @@
     const pileArea = el(
       "div",
       { class: "pile-area", id: "pile" },
-      el("span", { class: "label" }, o.phase === "upcard" ? "Upcard" : "Discard pile"),
+      el("span", { class: "label" }, o.phase === "upcard" ? _("Upcard") : _("Discard pile")),
       top
         ? cardFace(top, {
             id: "pile-top",
@@ -819,12 +820,12 @@
     dropTarget(pileArea);
     const pile = o.discard_pile || [];
     box.append(
-      el("div", { class: "pile-area" }, el("span", { class: "label" }, "Stock"), stock),
+      el("div", { class: "pile-area" }, el("span", { class: "label" }, _("Stock")), stock),
       pileArea,
       el(
         "div",
         { class: "pile-area pile-facts" },
-        el("span", { class: "label" }, `Knock limit ${o.knock_limit}`),
+        el("span", { class: "label" }, _("Knock limit {limit}", { limit: o.knock_limit })),
         discardHistory(pile, _("Discard history")),
       ),
     );
@@ -836,8 +837,8 @@
     const d = el(
       "details",
       { class: "history", id: "discard-history", open },
-      el("summary", {}, `${title} (${cards.length})`),
-      el("p", { class: "label" }, cards.length ? "Oldest first:" : "No discards yet."),
+      el("summary", {}, _("{title} ({n})", { title, n: cards.length })),
+      el("p", { class: "label" }, cards.length ? _("Oldest first:") : _("No discards yet.")),
       el("ol", { class: "history-list" }, cards.map((c, i) => el("li", { "data-turn": String(i + 1) }, mini(c)))),
     );
     d.addEventListener("toggle", () => (S.historyOpen = d.open));
@@ -849,13 +850,13 @@
     const pileArea = el(
       "div",
       { class: "pile-area", id: "pile" },
-      el("span", { class: "label" }, facts().pile_label || "Discard"),
-      el("div", { class: "empty-slot" }, `Deck ${o.deck_size}`),
+      el("span", { class: "label" }, facts().pile_label || _("Discard")),
+      el("div", { class: "empty-slot" }, _("Deck {n}", { n: o.deck_size })),
     );
     dropTarget(pileArea);
     const items = [pileArea];
     if (o.phase === "opening" && can("draw")) {
-      items.push(el("button", { type: "button", id: "stock", class: "stock", onclick: () => act("draw") }, "Draw"));
+      items.push(el("button", { type: "button", id: "stock", class: "stock", onclick: () => act("draw") }, _("Draw")));
     }
     if (o.joker_next_chance !== null && o.joker_next_chance !== undefined) {
       const pct = (o.joker_next_chance * 100).toFixed(1);
@@ -864,15 +865,17 @@
         el(
           "div",
           { class: "joker-info", id: "joker-info" },
-          el("div", {}, "The joker is somewhere in the deck of ", el("strong", {}, String(o.deck_size)), " cards."),
+          el("div", {}, _("Cards in the deck, the joker among them: {n}", { n: o.deck_size })),
           el(
             "div",
             {},
-            "Cards left above its possible places: ",
-            el("strong", { id: "joker-above" }, `0 to ${max}`),
-            ` (${o.unseen ? o.unseen.length : max} cards you have not seen).`,
+            _("Cards left above its possible places:"),
+            " ",
+            el("strong", { id: "joker-above" }, _("0 to {max}", { max })),
+            " ",
+            _("(cards you have not seen: {n})", { n: o.unseen ? o.unseen.length : max }),
           ),
-          el("div", {}, "Chance the joker is next: ", el("span", { class: "big", id: "joker-chance" }, `${pct}%`)),
+          el("div", {}, _("Chance the joker is next:"), " ", el("span", { class: "big", id: "joker-chance" }, `${pct}%`)),
           meter(o.joker_next_chance),
         ),
       );
@@ -881,7 +884,7 @@
       el(
         "div",
         { class: "pile-area pile-facts" },
-        el("span", { class: "label" }, `Knock limit ${o.knock_limit} · draws ${o.draws}`),
+        el("span", { class: "label" }, _("Knock limit {limit} · draws {draws}", { limit: o.knock_limit, draws: o.draws })),
         discardHistory(o.discards || [], watching() ? _("{name}'s discards", { name: name(S.seat) }) : _("Your discards")),
       ),
     );
@@ -980,7 +983,7 @@
         "data-index": String(idx + 1),
       });
       node.style.setProperty("--tilt", `${((idx - (hand.length - 1) / 2) * 1.1).toFixed(2)}deg`);
-      if (inMeld) node.append(el("span", { class: "tag", "aria-hidden": "true" }, `M${inMeld}`));
+      if (inMeld) node.append(el("span", { class: "tag", "aria-hidden": "true" }, _("M{number}", { number: inMeld })));
       node.addEventListener("click", () => clickCard(card));
       node.addEventListener("pointerdown", (ev) => touchDrag(ev, card, node));
       node.addEventListener("keydown", (ev) => handKey(ev, card, hand));
@@ -1009,14 +1012,14 @@
     });
     if (!hand.length) box.append(el("p", {}, o.phase === "deal" ? "" : _("You hold no cards this hand.")));
     if (S.table && S.table.seats[S.seat]) fill($("you-badges"), seatBadges(S.seat));
-    $("hand-title").textContent = watching() ? `${name(S.seat)}'s hand (you are watching)` : "Your hand";
+    $("hand-title").textContent = watching() ? _("{name}'s hand (you are watching)", { name: name(S.seat) }) : _("Your hand");
     const dw = o.deadwood;
-    $("deadwood").textContent = dw === undefined ? "" : `Deadwood: ${dw}`;
+    $("deadwood").textContent = dw === undefined ? "" : _("Deadwood: {points}", { points: dw });
     const melds = $("melds");
     clear(melds);
     if ((o.melds || []).length) {
       melds.append(_("Melds:"), " ");
-      o.melds.forEach((m, i) => melds.append(el("span", { class: "meld-list" }, `M${i + 1} `, minis(m), " ")));
+      o.melds.forEach((m, i) => melds.append(el("span", { class: "meld-list" }, _("M{number}", { number: i + 1 }), " ", minis(m), " ")));
     }
     const sortBtn = $("sort-toggle");
     sortBtn.textContent = prefs.sort === "rank" || handOrder() ? _("Sort by suit") : _("Sort by rank");
@@ -1156,11 +1159,11 @@
     const r = roles();
     const sitterTurn = r && r.sitter === S.seat && o.current_player === r.captain;
     if (t.hints && !o.game_over && o.phase !== "deal" && (o.to_act || sitterTurn)) {
-      box.append(el("button", { type: "button", id: "hint", onclick: () => send({ type: "hint" }) }, "Hint"));
+      box.append(el("button", { type: "button", id: "hint", onclick: () => send({ type: "hint" }) }, _("Hint")));
     }
     if (t.undo) {
       // against the computer: back to your previous decision (the game is marked as played with takebacks)
-      box.append(el("button", { type: "button", id: "undo", title: "Take back your last decision (U)", onclick: () => send({ type: "undo" }) }, "Undo"));
+      box.append(el("button", { type: "button", id: "undo", title: _("Take back your last decision (U)"), onclick: () => send({ type: "undo" }) }, _("Undo")));
     }
     if (t.takebacks) note.append(el("span", { class: "takebacks", id: "takebacks" }, ` Takebacks this game: ${t.takebacks}.`));
   }
@@ -1385,27 +1388,27 @@
         el(
           "p",
           { class: "spread" },
-          el("span", { class: "lbl" }, k ? "Cut again (a tie):" : "Each player cuts:"),
+          el("span", { class: "lbl" }, k ? _("Cut again (a tie):") : _("Each player cuts:")),
           ...round.map(([seat, card]) => el("span", { class: "group", "data-seat": String(seat) }, `${name(seat)} `, mini(card))),
         ),
       );
     });
     if (cut.roles) {
       const [box, captain, sitter] = cut.roles;
-      const who = (seat, you, other) => (seat === S.seat && !watching() ? `you ${you}` : `${name(seat)} ${other}`);
       sec.append(
-        el("p", { id: "cut-outcome" }, `Highest card: ${who(box, "are in the box", "is in the box")}; ${who(captain, "captain", "captains")}; ${who(sitter, "sit out", "sits out")} the first hand.`),
+        el("p", { id: "cut-outcome" }, _("Highest card: in the box, {box}; captain, {captain}; sitting out the first hand, {sitter}.", { box: name(box), captain: name(captain), sitter: name(sitter) })),
       );
     } else {
-      sec.append(el("p", { id: "cut-outcome" }, `The lower card deals: ${cut.dealer === S.seat ? "you deal" : name(cut.dealer) + " deals"} the first hand.`));
+      const text = cut.dealer === S.seat && !watching() ? _("The lower card deals: you deal the first hand.") : _("The lower card deals: {name} deals the first hand.", { name: name(cut.dealer) });
+      sec.append(el("p", { id: "cut-outcome" }, text));
     }
     return sec;
   }
   function spread(title, melds, unmatched, laid) {
     const row = el("div", { class: "spread" }, el("span", { class: "lbl" }, title));
     (melds || []).forEach((m) => row.append(el("span", { class: "group" }, m.map((c) => mini(c, null, true)))));
-    if ((laid || []).length) row.append(el("span", { class: "group laid", title: "laid off" }, el("span", { class: "lbl" }, "laid off: "), laid.map((c) => mini(c, null, true))));
-    row.append(el("span", { class: "lbl" }, "deadwood: "), (unmatched || []).length ? el("span", { class: "mini-cards" }, unmatched.map((c) => mini(c, null, true))) : "none");
+    if ((laid || []).length) row.append(el("span", { class: "group laid", title: _("laid off") }, el("span", { class: "lbl" }, _("laid off:")), " ", laid.map((c) => mini(c, null, true))));
+    row.append(el("span", { class: "lbl" }, _("deadwood:")), " ", (unmatched || []).length ? el("span", { class: "mini-cards" }, unmatched.map((c) => mini(c, null, true))) : _("none"));
     return row;
   }
 
@@ -1506,7 +1509,7 @@
   // ---------------------------------------------------------------- lobby
   async function loadInfo() {
     if (S.info) return S.info;
-    const r = await fetch("/api/info");
+    const r = await fetch(`/api/info?${langQuery()}`);
     S.info = await r.json();
     return S.info;
   }
@@ -1558,7 +1561,7 @@
     const agents = watch ? f.players : f.agents;
     $("new-opponent").hidden = !agents.length;
     $("new-opponent-label").hidden = !agents.length;
-    $("new-opponent-label").textContent = watch ? "Computer player (every seat)" : "Computer player";
+    $("new-opponent-label").textContent = watch ? _("Computer player (every seat)") : _("Computer player");
     const saved = settings().opponents[watch ? `${v}:watch` : v];
     const pick = agents.includes(saved) ? saved : watch ? f.default_player : f.default_agent;
     const option = (a) => el("option", { value: a, selected: a === pick }, agentLabel(a));
@@ -1572,11 +1575,12 @@
   function describeOpponent(info) {
     const f = info.variants[$("new-variant").value];
     const level = (f.levels || []).find((l) => l.name === $("new-opponent").value);
-    $("new-opponent-about").textContent = level && !$("new-opponent").hidden ? `${agentLabel(level.name)}: ${level.description}.` : "";
+    $("new-opponent-about").textContent = level && !$("new-opponent").hidden ? _("{player}: {description}.", { player: agentLabel(level.name), description: level.description }) : "";
   }
 
   function agentLabel(a) {
-    return a.charAt(0).toUpperCase() + a.slice(1);
+    const label = LANG.agents[a] || a;
+    return label.charAt(0).toUpperCase() + label.slice(1);
   }
 
   function fillOptions(info) {
@@ -1624,7 +1628,7 @@
       const id = `table-seat-${i}`;
       const sel = el("select", { id, "data-seat": String(i) }, el("option", { value: "person" }, "A friend (invite)"));
       for (const a of info.variants[v].agents) sel.append(el("option", { value: a }, `Computer: ${agentLabel(a)}`));
-      box.append(el("label", { for: id }, `Seat ${i}`), sel);
+      box.append(el("label", { for: id }, _("Seat {number}", { number: i })), sel);
     }
   }
 
@@ -1633,7 +1637,7 @@
     const all = seats();
     const ids = Object.keys(all).sort((a, b) => (all[b].at || 0) - (all[a].at || 0)).slice(0, 8);
     if (!ids.length) {
-      box.append(el("p", {}, "Games you play in this browser appear here."));
+      box.append(el("p", {}, _("Games you play in this browser appear here.")));
       return;
     }
     const list = el("ul", { class: "saved" });
@@ -1756,7 +1760,7 @@
         el(
           "div",
           { class: "replay-seat", "data-seat": String(seat) },
-          el("div", { class: "who" }, who(seat), f.to_act === seat ? el("span", { class: "badge" }, "to act") : null, el("span", { class: "badge" }, `total ${f.totals[seat]}`)),
+          el("div", { class: "who" }, who(seat), f.to_act === seat ? el("span", { class: "badge" }, _("to act")) : null, el("span", { class: "badge" }, _("total {points}", { points: f.totals[seat] }))),
           el("div", { class: "faceup", role: "group", "aria-label": `${who(seat)}'s cards` }, sortedHand(cards).map((c) => cardFace(c, { button: false, class: `card small suit-${suitOf(c)}`, role: "img", "aria-label": cardName(c) }))),
         ),
       );
@@ -1973,8 +1977,8 @@
     const v = S.view === "game" && S.obs ? S.obs.variant : $("new-variant").value;
     if (!v) return; // the lobby's games not loaded yet
     const dlg = $("rules-dialog");
-    const body = fill($("rules-body"), el("p", {}, "Loading the rules…"));
-    $("rules-title").textContent = `Rules: ${variantTitle(v)}`;
+    const body = fill($("rules-body"), el("p", {}, _("Loading the rules…")));
+    $("rules-title").textContent = _("Rules: {game}", { game: variantTitle(v) });
     if (!dlg.open) dlg.showModal();
     let data;
     try {
@@ -1982,7 +1986,7 @@
       data = await r.json();
       if (!r.ok) throw new Error(data.error || "no rules");
     } catch (e) {
-      fill(body, el("p", {}, `The rules cannot be shown: ${e.message}`));
+      fill(body, el("p", {}, _("The rules cannot be shown: {error}", { error: e.message })));
       return;
     }
     clear(body);
