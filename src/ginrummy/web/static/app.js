@@ -716,7 +716,7 @@
       if (r.captain === i) out.push(_("captain"));
       if (r.sitter === i) out.push(_("sitter"));
     } else if (o.dealer === i) out.push(_("dealer"));
-    if (seat.kind === "computer") out.push(_("computer: {player}", { player: agentLabel(seat.agent) }));
+    if (seat.kind === "computer") out.push(_("computer: {player}", { player: LANG.agents[seat.agent] || seat.agent }));
     if (seat.kind === "open") out.push(_("seat open"));
     if (seat.kind === "person" && !seat.connected && i !== S.seat) out.push(_("away"));
     if (o.phase === "deal" && seat.ready) out.push(_("ready"));
