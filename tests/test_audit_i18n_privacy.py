@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 import test_privacy_text as english
+from ginrummy import i18n
 from ginrummy.agents import register
 from ginrummy.engine import SOLO
 from ginrummy.i18n import using
@@ -27,12 +28,13 @@ from ginrummy.session import Session, make_session
 from ginrummy.store import Store
 
 LANGS = ("ko", "lv", "xx")
+_ENGLISH_CARDS_NAMED = english.cards_named
 _GLUE = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af⟦⟧]")  # Hangul, the pseudo-locale's markers
 
 
 def cards_named(text: str) -> set[str]:
     """The cards a text names in any of the languages (Hangul and ``⟦⟧`` next to a card set apart)."""
-    return english.cards_named(_GLUE.sub(" ", text))
+    return _ENGLISH_CARDS_NAMED(_GLUE.sub(" ", text))
 
 
 class Auditor(english.Auditor):
@@ -136,3 +138,28 @@ def test_a_failing_computer_names_no_card_in_any_language(tmp_path: Path) -> Non
         assert "Traceback" not in text
         hand = {str(c) for c in session.state.hand(1)}
         assert not cards_named(text) & hand, (lang, text)
+
+
+@pytest.mark.slow  # about 4 s a game: the terminal app's keys through Textual's pilot; the suite runs it
+@pytest.mark.parametrize(("lang", "variant"), [("ko", "classic"), ("lv", "three"), ("xx", "oklahoma")])
+def test_terminal_app_whole_games_in_every_language(
+    lang: str, variant: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The English audit of the terminal app (its log, status lines and notifications as they are
+    written), in the language and with this file's reading of card names."""
+    pytest.importorskip("textual")
+    marks = {"ko": re.compile(r"[\uac00-\ud7af]"), "lv": re.compile(r"[āēīūšžķļņčģ]"), "xx": re.compile("⟦")}[lang]
+    read: list[bool] = []
+
+    def reading(text: str) -> set[str]:
+        read.append(bool(marks.search(text)))
+        return cards_named(text)
+
+    monkeypatch.setattr(english, "cards_named", reading)
+    before = i18n.current_language()
+    i18n.set_language(lang)
+    try:
+        english.test_terminal_app_whole_games(variant, tmp_path, monkeypatch)
+    finally:
+        i18n.set_language(before)
+    assert sum(read) >= 10, f"{sum(read)} of {len(read)} texts audited were in {lang}"
