@@ -84,6 +84,9 @@ def test_refused_undo_arrangements_and_replay_change_nothing(client: TestClient)
             refused(c, msg, code)
         assert c.request({"type": "ping"})["type"] == "pong"
         assert saved_session(client, joined["game"]) == before_saved
+        # nor over HTTP: a game in play is in no history and has no replay
+        assert client.get(f"/api/replay/{joined['game']}").status_code == 404
+        assert joined["game"] not in client.get("/api/history").text
         with connect(client) as ws2:  # a fresh look at the seat: the same position
             c2 = Client(ws2)
             c2.join_reply({"type": "hello", "game": joined["game"], "token": joined["token"]})
