@@ -136,3 +136,46 @@ def test_an_undo_leaves_no_trace_of_the_card_taken_back(variant: str) -> None:
             session.act(0, discards[0])
         session.run_computers()
     assert checked >= 2
+
+
+def test_a_bad_choice_of_melds_changes_nothing() -> None:
+    """knocker_arrangement=choose: a knock declaring melds that are not melds, not held, shared or
+    leaving too much deadwood is refused in one line and the hand is as it was; a choice offered by
+    Session.arrangements is then played as chosen."""
+    session = make_session("classic", seats=["human", "expert"], options={"knocker_arrangement": "choose"}, deal_seed=1)
+    session.start_hand()
+    knock = None
+    for _ in range(100):
+        if session.human_to_act() is None:
+            assert session.computer_step() is not None
+            continue
+        knocks = [str(a) for a in session.state.legal_actions() if str(a).startswith("knock")]
+        if knocks:
+            knock = knocks[0].split("|")[0].strip()
+            break
+        session.act(0, session.hint(0).best)
+    assert knock is not None, "seed 1 offers a knock to the person"
+    choices = session.arrangements(0, knock)
+    assert choices
+    melds = [list(map(str, m)) for m in choices[0].melds]
+    before = json.dumps(session.to_json(), sort_keys=True)
+    held = {str(c) for c in session.state.hand(0)}
+    not_held = [f"{r}{s}" for r in "A23456789TJQK" for s in "cdhs" if f"{r}{s}" not in held][:3]
+    first = "".join(melds[0])
+    bad = [
+        f"{knock} | {first} {''.join(not_held)}",  # cards not held
+        f"{knock} | {first} {first}",  # a meld twice
+        f"{knock} | {first[:4]}",  # two cards are no meld
+        f"{knock} |",  # everything deadwood
+        f"{knock} | {''.join(c for m in melds for c in m)}",  # two melds run together
+    ]
+    for text in bad:
+        with pytest.raises(IllegalAction) as info:
+            session.act(0, text)
+        assert str(info.value) and "\n" not in str(info.value), text
+        assert json.dumps(session.to_json(), sort_keys=True) == before, text
+    chosen = f"{knock} | " + " ".join("".join(m) for m in melds)
+    session.act(0, chosen)
+    result = session.state.hand_result
+    assert result is not None
+    assert sorted(map(sorted, result.to_json()["knocker_melds"])) == sorted(map(sorted, melds))
