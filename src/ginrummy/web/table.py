@@ -16,7 +16,7 @@ from ..agents import available_agents
 from ..engine import Cut
 from ..session import HUMAN, Session
 from ..variants import solo_variants
-from ..words import display_names
+from ..words import display_names, result_lines
 from .protocol import variant_facts
 
 __all__ = ["JOKER_SEAT", "Client", "Table", "default_opponent", "default_player"]
@@ -199,6 +199,10 @@ class Table:
 
     def state_message(self, seat: int, seq: int | None = None) -> dict[str, Any]:
         msg: dict[str, Any] = {"type": "state", "obs": self.session.observation(seat), "table": self.public(seat)}
+        res = msg["obs"].get("result")
+        if res and res.get("explanation") and i18n.current_language() != "en":
+            # the engine's English explanation of the hand's score, said again from the catalog
+            res["explanation"] = result_lines(res["explanation"], msg["obs"]["players"], self.session.seats)
         msg["log"] = self.session.log_text(seat)  # this hand's moves in words, as this seat may read them
         if seq is not None:
             msg["seq"] = seq

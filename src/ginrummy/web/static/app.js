@@ -1324,8 +1324,8 @@
         el(
           "div",
           { class: "layoff-choice", id: "layoff-choice" },
-          el("p", {}, explicit ? "Lay off another card:" : "Your layoffs were made for you (the most deadwood saved). Lay off your own choice instead, one card at a time:"),
-          ...lays.map((c) => el("button", { type: "button", class: "small", id: `layoff-${c}`, "data-action": `layoff ${c}`, onclick: () => act(`layoff ${c}`) }, "Lay off ", mini(c))),
+          el("p", {}, explicit ? _("Lay off another card:") : _("Your layoffs were made for you (the most deadwood saved). Lay off your own choice instead, one card at a time:")),
+          ...lays.map((c) => el("button", { type: "button", class: "small", id: `layoff-${c}`, "data-action": `layoff ${c}`, onclick: () => act(`layoff ${c}`) }, _("Lay off"), " ", mini(c))),
         ),
       );
     }
@@ -1647,13 +1647,13 @@
         el(
           "li",
           {},
-          el("span", {}, `${variantTitle(g.variant)}${g.kind === "table" ? " (table)" : ""} · ${new Date(g.at).toLocaleString()}`),
+          el("span", {}, `${g.kind === "table" ? _("{game} (table)", { game: variantTitle(g.variant) }) : variantTitle(g.variant)} · ${new Date(g.at).toLocaleString(LANG.code === "xx" ? "en" : LANG.code)}`),
           el(
             "span",
             {},
-            el("button", { type: "button", class: "small", "data-continue": id, onclick: () => continueGame(id) }, "Continue"),
+            el("button", { type: "button", class: "small", "data-continue": id, onclick: () => continueGame(id) }, _("Continue")),
             " ",
-            el("button", { type: "button", class: "small", "aria-label": `Forget the game of ${new Date(g.at).toLocaleString()}`, onclick: () => { forgetSeat(id); renderCurrent(); } }, "Forget"),
+            el("button", { type: "button", class: "small", "aria-label": _("Forget the game of {when}", { when: new Date(g.at).toLocaleString(LANG.code === "xx" ? "en" : LANG.code) }), onclick: () => { forgetSeat(id); renderCurrent(); } }, _("Forget")),
           ),
         ),
       );
@@ -1675,14 +1675,14 @@
     const mine = seats();
     const games = data.games.filter((g) => !mine[g.id]);
     if (!games.length) return;
-    list.append(el("li", {}, el("strong", {}, "Saved on this computer (also from the terminal app)")));
+    list.append(el("li", {}, el("strong", {}, _("Saved on this computer (also from the terminal app)"))));
     for (const g of games) {
       list.append(
         el(
           "li",
           {},
-          el("span", {}, `${variantTitle(g.variant)}: ${g.players.join(" v ")} · hand ${g.hand_number} · ${g.totals.join("–")}`),
-          el("button", { type: "button", class: "small", onclick: () => send({ type: "resume", game: g.id }) }, "Resume"),
+          el("span", {}, _("{game}: {players} · hand {number} · {totals}", { game: variantTitle(g.variant), players: g.players.join(" v "), number: g.hand_number, totals: g.totals.join("–") })),
+          el("button", { type: "button", class: "small", onclick: () => send({ type: "resume", game: g.id }) }, _("Resume")),
           " ",
           el(
             "button",
@@ -1690,21 +1690,21 @@
               type: "button",
               class: "small",
               "data-delete": g.id,
-              "aria-label": `Delete the saved game ${g.id}`,
+              "aria-label": _("Delete the saved game {id}", { id: g.id }),
               onclick: async (ev) => {
                 const b = ev.currentTarget;
                 if (b.dataset.confirm !== "1") {
                   b.dataset.confirm = "1";
-                  b.textContent = "Really delete?";
+                  b.textContent = _("Really delete?");
                   return;
                 }
                 const r = await fetch(`/api/saved/${encodeURIComponent(g.id)}`, { method: "DELETE" });
                 const body = await r.json().catch(() => ({}));
-                flash(r.ok ? "The saved game was deleted." : body.error || "Could not delete the game.");
+                flash(r.ok ? _("The saved game was deleted.") : body.error || _("Could not delete the game."));
                 loadSaved(info);
               },
             },
-            "Delete",
+            _("Delete"),
           ),
         ),
       );
@@ -1806,14 +1806,14 @@
       return;
     }
     if (!data.games.length) return;
-    list.append(el("li", {}, el("strong", {}, "Finished games: step through them again")));
+    list.append(el("li", {}, el("strong", {}, _("Finished games: step through them again"))));
     for (const g of data.games.slice(0, 10)) {
       list.append(
         el(
           "li",
           {},
-          el("span", {}, `${variantTitle(g.variant)}: ${g.players.join(" v ")} · ${g.final_totals.join("–")}`),
-          el("button", { type: "button", class: "small", "data-replay": g.id, "aria-label": `Replay ${g.players.join(" v ")}, ${g.final_totals.join("–")}`, onclick: () => replayFinished(g.id) }, "Replay"),
+          el("span", {}, _("{game}: {players} · {totals}", { game: variantTitle(g.variant), players: g.players.join(" v "), totals: g.final_totals.join("–") })),
+          el("button", { type: "button", class: "small", "data-replay": g.id, "aria-label": _("Replay {players}, {totals}", { players: g.players.join(" v "), totals: g.final_totals.join("–") }), onclick: () => replayFinished(g.id) }, _("Replay")),
         ),
       );
     }
@@ -1823,23 +1823,23 @@
   async function loadStats() {
     await loadInfo().catch(() => null);
     const box = clear($("stats"));
-    box.append(el("p", {}, "Loading…"));
+    box.append(el("p", {}, _("Loading…")));
     let data;
     try {
       const r = await fetch("/api/stats");
       if (r.status === 403) {
-        fill(box, el("p", {}, "Statistics are shown on the computer that runs the server."));
+        fill(box, el("p", {}, _("Statistics are shown on the computer that runs the server.")));
         return;
       }
       data = await r.json();
     } catch (e) {
-      fill(box, el("p", {}, "Could not load the statistics."));
+      fill(box, el("p", {}, _("Could not load the statistics.")));
       return;
     }
     clear(box);
     const variants = Object.keys(data.variants || {});
     if (!variants.length) {
-      box.append(el("p", {}, "No finished games yet. Finish a game and its figures appear here."));
+      box.append(el("p", {}, _("No finished games yet. Finish a game and its figures appear here.")));
       return;
     }
     const grid = el("div", { class: "stats-grid" });
@@ -1849,17 +1849,17 @@
       const figs = el(
         "dl",
         { class: "stat-figures" },
-        fig("Games", s.games),
-        fig("Wins", s.wins),
-        fig("Win rate", `${Math.round(s.win_rate * 100)}%`),
-        fig("Hands", s.hands),
-        fig("Points per hand", s.points_per_hand.toFixed(2)),
-        s.accuracy !== null && s.accuracy !== undefined ? fig("Accuracy", `${Math.round(s.accuracy * 100)}%`) : null,
+        fig(_("Games"), s.games),
+        fig(_("Wins"), s.wins),
+        fig(_("Win rate"), `${Math.round(s.win_rate * 100)}%`),
+        fig(_("Hands"), s.hands),
+        fig(_("Points per hand"), s.points_per_hand.toFixed(2)),
+        s.accuracy !== null && s.accuracy !== undefined ? fig(_("Accuracy"), `${Math.round(s.accuracy * 100)}%`) : null,
       );
       const panel = el("section", { class: "panel", "aria-labelledby": `stats-${v}` }, el("h3", { id: `stats-${v}` }, variantTitle(v)), figs);
       panel.append(
-        el("h4", {}, "Running average: points per hand (yours minus your opponents')"),
-        lineChart(s.running_average, { label: `Running average of points per hand over ${s.running_average.length} games` }),
+        el("h4", {}, _("Running average: points per hand (yours minus your opponents')")),
+        lineChart(s.running_average, { label: _("Running average of points per hand over the games played: {n}", { n: s.running_average.length }) }),
       );
       if (hist.length) {
         const margins = hist.map((g) => {
@@ -1868,12 +1868,12 @@
           const best = Math.max(...ft.filter((_, i) => i !== g.player_seat), 0);
           return { value: mine - best, won: g.won };
         });
-        panel.append(el("h4", {}, "Each game: your final margin (won ▲ / lost ▼)"), barChart(margins, `Final margins of ${margins.length} games: ${margins.filter((m) => m.won).length} won`));
+        panel.append(el("h4", {}, _("Each game: your final margin (won ▲ / lost ▼)")), barChart(margins, _("Final margins of the games: {n} played, {won} won", { n: margins.length, won: margins.filter((m) => m.won).length })));
       }
       if ((s.accuracy_history || []).length) {
         panel.append(
-          el("h4", {}, "Accuracy"),
-          lineChart(s.accuracy_history.map((a) => a * 100), { label: `Accuracy over ${s.accuracy_history.length} analysed games`, percent: true }),
+          el("h4", {}, _("Accuracy")),
+          lineChart(s.accuracy_history.map((a) => a * 100), { label: _("Accuracy over the analysed games: {n}", { n: s.accuracy_history.length }), percent: true }),
         );
       }
       grid.append(panel);
@@ -1916,8 +1916,8 @@
       svg.append(svgEl("line", { class: "grid", x1: L, y1: y(v), x2: W - R, y2: y(v) }));
       svg.append(svgEl("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end" }, `${v.toFixed(1)}${percent ? "%" : ""}`));
     }
-    svg.append(svgEl("text", { x: L, y: H - 6 }, "game 1"));
-    svg.append(svgEl("text", { x: W - R, y: H - 6, "text-anchor": "end" }, `game ${values.length}`));
+    svg.append(svgEl("text", { x: L, y: H - 6 }, _("game {n}", { n: 1 })));
+    svg.append(svgEl("text", { x: W - R, y: H - 6, "text-anchor": "end" }, _("game {n}", { n: values.length })));
     const d = values.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
     svg.append(svgEl("path", { class: "line", d }));
     values.forEach((v, i) => svg.append(svgEl("circle", { class: "dot", cx: x(i), cy: y(v), r: 3 })));
@@ -1948,7 +1948,7 @@
         y: Math.min(y0, y1),
         height: Math.max(1, Math.abs(y1 - y0)),
       });
-      rect.append(svgEl("title", {}, `game ${i + 1}: ${m.won ? "won" : "lost"} by ${Math.abs(m.value)}`));
+      rect.append(svgEl("title", {}, m.won ? _("game {n}: won by {points}", { n: i + 1, points: Math.abs(m.value) }) : _("game {n}: lost by {points}", { n: i + 1, points: Math.abs(m.value) })));
       svg.append(rect);
     });
     svg.append(svgEl("line", { class: "axis", x1: L, y1: y(0), x2: W - R, y2: y(0) }));
