@@ -58,8 +58,16 @@
   }
   /** The lobby's choices, remembered for next time: the game, the computer player and the
    * options of each game, the names, watching, and the table's game and hints. */
+  /** ``v`` if it is a plain object, else a new empty one: what was remembered may be damaged (an
+   * older page, an edit), and only an object is read as one. */
+  function obj(v) {
+    return v && typeof v === "object" && !Array.isArray(v) ? v : {};
+  }
   function settings() {
-    return Object.assign({ opponents: {}, options: {} }, load("ginrummy.settings", {}));
+    const s = Object.assign({}, obj(load("ginrummy.settings", {})));
+    s.opponents = obj(s.opponents);
+    s.options = obj(s.options);
+    return s;
   }
   function saveSettings(change) {
     const s = settings();
@@ -84,21 +92,21 @@
     if (!o || !S.game) return null;
     const all = load("ginrummy.order", {});
     const mine = all[S.game];
-    return mine && mine.hand === o.hand_number ? mine.order : null;
+    return mine && mine.hand === o.hand_number && Array.isArray(mine.order) ? mine.order : null;
   }
   function saveHandOrder(order) {
-    const all = load("ginrummy.order", {});
+    const all = obj(load("ginrummy.order", {}));
     all[S.game] = { hand: S.obs.hand_number, order };
     const ids = Object.keys(all);
     if (ids.length > 20) delete all[ids[0]];
     store("ginrummy.order", all);
   }
   function seats() {
-    return load("ginrummy.seats", {});
+    return obj(load("ginrummy.seats", {}));
   }
   function rememberSeat(game, data) {
     const all = seats();
-    all[game] = Object.assign(all[game] || {}, data, { at: Date.now() });
+    all[game] = Object.assign(obj(all[game]), data, { at: Date.now() });
     store("ginrummy.seats", all);
     store("ginrummy.current", game);
   }
@@ -113,8 +121,8 @@
   }
   function rememberCommitment(game, hand, value) {
     const all = seats();
-    if (!all[game]) return;
-    const c = all[game].commitments || {};
+    if (!all[game] || typeof all[game] !== "object") return;
+    const c = obj(all[game].commitments);
     if (c[hand] === value) return;
     c[hand] = value;
     all[game].commitments = c;
