@@ -163,3 +163,62 @@ def test_terminal_app_whole_games_in_every_language(
     finally:
         i18n.set_language(before)
     assert sum(read) >= 10, f"{sum(read)} of {len(read)} texts audited were in {lang}"
+
+
+def test_web_tables_messages_in_every_language(tmp_path: Path) -> None:
+    """The browser's messages, worded for a connection in the language (the table words each
+    seat's state in each of its connections' languages), audited as they are sent."""
+    pytest.importorskip("starlette")
+    import asyncio
+
+    from ginrummy.web.tables import TableManager
+
+    class Conn:
+        def __init__(self, lang: str) -> None:
+            self.lang = lang
+            self.sent: list[dict[str, Any]] = []
+
+        def send(self, msg: dict[str, Any]) -> None:
+            self.sent.append(msg)
+
+    def strings(value: Any) -> list[str]:
+        if isinstance(value, dict):
+            return [s for k, v in value.items() if k not in ("obs", "cut") for s in strings(v)]
+        if isinstance(value, list):
+            return [s for v in value for s in strings(v)]
+        return [value] if isinstance(value, str) else []
+
+    async def run(lang: str, variant: str) -> tuple[Auditor, int]:
+        manager = TableManager(Store(tmp_path / lang / variant), computer_delay=0, deal_seed=202)
+        await manager.start()
+        auditor, worded = Auditor(), 0
+        try:
+            with using(lang):
+                table, seat, _ = await manager.create_solo(variant, english.SHORT[variant], None, "Ann")
+                conn = Conn(lang)
+                await manager.attach(table, seat, conn)  # type: ignore[arg-type]
+                s = table.session
+                for _ in range(3000):
+                    if table.driver is not None:
+                        await table.driver
+                    for msg in conn.sent:
+                        for text in strings(msg):
+                            auditor.check(s, seat, text, f"web {msg.get('type')} ({lang})")
+                            worded += bool(_GLUE.search(text) or re.search(r"[āēīūšžķļņčģ]", text))
+                    conn.sent.clear()
+                    if s.state.is_terminal:
+                        break
+                    if s.state.needs_deal:
+                        await manager.deal(table, seat, conn, None)  # type: ignore[arg-type]
+                    elif s.human_to_act() == seat:
+                        await manager.act(table, seat, english.choose(s, seat), conn, None)  # type: ignore[arg-type]
+                assert s.state.is_terminal, (lang, variant)
+        finally:
+            await manager.shutdown()
+        return auditor, worded
+
+    for lang in LANGS:
+        for variant in ("classic", "three", "solitaire"):
+            auditor, worded = asyncio.run(run(lang, variant))
+            auditor.assert_clean(minimum=5)
+            assert worded, f"no text of the {variant} game was in {lang}"
