@@ -179,3 +179,26 @@ def test_a_bad_choice_of_melds_changes_nothing() -> None:
     result = session.state.hand_result
     assert result is not None
     assert sorted(map(sorted, result.to_json()["knocker_melds"])) == sorted(map(sorted, melds))
+
+
+# ------------------------------------------------------------------------------------ the terminal's settings
+@pytest.mark.parametrize("text", ['{"variant": "oklahoma", "name": "Ann",', "[1]", "null"])
+def test_a_damaged_terminal_settings_file_is_left_as_it_was(text: str, tmp_path: Path) -> None:
+    pytest.importorskip("textual")
+    from ginrummy.store import Store
+    from ginrummy.tui.settings import FILE, load_settings, save_settings
+
+    store = Store(tmp_path)
+    path = tmp_path / FILE
+    path.write_text(text, encoding="utf-8")
+    assert load_settings(store) == {}  # read as no settings
+    line = save_settings(store, variant="classic")
+    assert line is not None and "\n" not in line and FILE in line  # one line saying why
+    assert path.read_text(encoding="utf-8") == text  # was replaced by {"variant": "classic"}
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith((".", FILE))) == [FILE]
+    # a good file is merged into, and a missing one is made
+    path.write_text('{"name": "Ann"}', encoding="utf-8")
+    assert save_settings(store, variant="classic") is None
+    assert load_settings(store) == {"name": "Ann", "variant": "classic"}
+    path.unlink()
+    assert save_settings(store, variant="three") is None and load_settings(store) == {"variant": "three"}

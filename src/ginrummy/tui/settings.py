@@ -5,7 +5,8 @@ saving remembers nothing.
 
 Settings are a convenience: a missing or damaged file reads as no settings, every value is checked
 before it is used (an option that is no longer valid is dropped), and the file is replaced whole
-(written beside it, then renamed), so a failed write leaves the old settings as they were.
+(written beside it, then renamed), so a failed write leaves the old settings as they were.  A
+damaged file (not a JSON object) is never overwritten: saving says so in one line instead.
 """
 
 from __future__ import annotations
@@ -84,6 +85,16 @@ def save_settings(store: Store | None, **changes: Any) -> str | None:
     path = _path(store)
     if path is None:
         return None
+    try:  # a damaged file is not overwritten: it may hold settings a person wants back
+        damaged = not isinstance(json.loads(path.read_text(encoding="utf-8")), Mapping)
+    except FileNotFoundError:
+        damaged = False
+    except (OSError, ValueError):
+        damaged = True
+    if damaged:
+        return _("your settings could not be remembered ({error})").format(
+            error=f"{path.name} is damaged and was left as it was"
+        )
     settings = load_settings(store)
     for key, value in changes.items():
         if key in ("levels", "options") and isinstance(value, Mapping):
