@@ -124,22 +124,31 @@ def bare(texts: list[str]) -> list[str]:
 def test_the_pseudo_locale_shows_no_text_outside_the_catalogs(
     browser: Any, tmp_path: Path, size: tuple[int, int]
 ) -> None:
-    server, base = serve(tmp_path, seed=31)
+    server, base = serve(tmp_path, seed=31, history=True)
     p = Speaker(browser, base, size, "en-US")
     try:
         p.open_lobby("/?lang=xx")
-        assert bare(p.texts()) == []
+        p.page.click("#new-options-box summary")  # the options, their explanations and values
+        p.page.wait_for_selector("#new-options select")
+        assert bare(p.texts()) == []  # the lobby, with the saved and finished games
+        p.press("#nav-stats")
+        p.page.wait_for_selector("#view-stats .stat-figures")
+        assert bare(p.texts("#view-stats")) == []
+        p.open_lobby("/?lang=xx")
         p.page.select_option("#new-variant", "classic")
         p.press("#new-start")
         p.page.wait_for_selector("#cut-outcome")
         assert bare(p.texts()) == []  # the cut and the first deal's commitment
         p.deal()
-        for _turn in range(4):
-            p.wait_turn()
+        rng = random.Random(1)
+        for _turn in range(60):  # the first hand to its end (seeded), looking at every turn
+            if p.wait_turn() in ("deal", "over"):
+                break
             assert bare(p.texts()) == [], (p.attr("phase"), bare(p.texts()))
-            p.tap_turn(random.Random(1)) if p.touch else p.take_turn(random.Random(1))
-        p.wait_turn()
-        assert bare(p.texts()) == []
+            p.tap_turn(rng) if p.touch else p.take_turn(rng)
+        assert p.attr("phase") in ("deal", "over")
+        p.page.wait_for_selector("#result .explain li")
+        assert bare(p.texts()) == []  # the result, its explanation, the score sheet, the revealed seed
         assert p.page.locator("#log li").count() > 0  # the server's move log, worded in xx too
         assert all("⟦" in t for t in p.texts("#log li"))
         assert not p.errors, p.errors

@@ -19,9 +19,9 @@ from typing import IO, Any
 
 from .. import i18n
 from ..cards import full_pack
-from ..words import _KINDS, seat_kind
+from ..words import _KINDS, RESULT_NAMES, result_name, seat_kind
 
-__all__ = ["agent_names", "card_names", "extract_html", "page_messages", "page_msgids"]
+__all__ = ["agent_names", "card_names", "extract_html", "page_messages", "page_msgids", "result_names"]
 
 STATIC_DIR = Path(__file__).parent / "static"
 _ATTRIBUTES = ("aria-label", "placeholder", "title")
@@ -99,3 +99,10 @@ def agent_names(lang: str) -> dict[str, str]:
     """Each kind of seat (``expert``, ``human``...) named in ``lang``."""
     with i18n.using(lang):
         return {kind: seat_kind(kind) for kind in _KINDS}
+
+
+@functools.cache
+def result_names(lang: str) -> dict[str, str]:
+    """How each way a hand ends is named in ``lang`` (``undercut``, ``draw``: the wall...)."""
+    with i18n.using(lang):
+        return {kind: result_name(kind) for kind in RESULT_NAMES}

@@ -43,7 +43,7 @@ from ..store import Store
 from ..variants import VARIANTS, variant_names
 from .connection import Connection, Tap
 from .guard import FORWARDING, GuardedStarlette, HostPolicy, is_owner
-from .messages import agent_names, card_names, page_messages
+from .messages import agent_names, card_names, page_messages, result_names
 from .protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
@@ -239,7 +239,13 @@ def create_app(
         catalogs."""
         lang = page_language(request.query_params.get("lang"), request.headers.get("accept-language"))
         return JSONResponse(
-            {"lang": lang, "messages": page_messages(lang), "cards": card_names(lang), "agents": agent_names(lang)}
+            {
+                "lang": lang,
+                "messages": page_messages(lang),
+                "cards": card_names(lang),
+                "agents": agent_names(lang),
+                "results": result_names(lang),
+            }
         )
 
     async def history(request: Request) -> Response:

@@ -133,7 +133,7 @@
   /** The page speaks the language of ?lang=, else the one chosen in Display (remembered), else the
    * browser's (the server reads Accept-Language).  Its texts come from the server's catalogs
    * (/api/messages): _(english, values) looks one up and fills in its {placeholders}. */
-  const LANG = { code: "en", messages: {}, cards: {}, agents: {} };
+  const LANG = { code: "en", messages: {}, cards: {}, agents: {}, results: {} };
   function askedLanguage() {
     const q = new URLSearchParams(location.search).get("lang");
     return q || load("ginrummy.lang", null);
@@ -170,6 +170,7 @@
       LANG.messages = data.messages || {};
       LANG.cards = data.cards || {};
       LANG.agents = data.agents || {};
+      LANG.results = data.results || {};
     } catch (e) {
       /* the server's texts unavailable: English */
     }
@@ -1428,7 +1429,7 @@
     const head = el("tr", {}, el("th", { scope: "col" }, _("Hand")), ...t.seats.map((s, i) => el("th", { scope: "col" }, name(i))));
     const body = el("tbody", {});
     (t.sheet || []).forEach((h) => {
-      body.append(el("tr", {}, el("th", { scope: "row" }, `${h.hand} ${h.result}`), ...h.points.map((p) => el("td", {}, p ? String(p) : "–"))));
+      body.append(el("tr", {}, el("th", { scope: "row" }, `${h.hand} ${(LANG.code !== "en" && LANG.results[h.result]) || h.result}`), ...h.points.map((p) => el("td", {}, p ? String(p) : "–"))));
     });
     const foot = el(
       "tfoot",
