@@ -202,3 +202,29 @@ def test_a_damaged_terminal_settings_file_is_left_as_it_was(text: str, tmp_path:
     assert load_settings(store) == {"name": "Ann", "variant": "classic"}
     path.unlink()
     assert save_settings(store, variant="three") is None and load_settings(store) == {"variant": "three"}
+
+
+# ------------------------------------------------------------------------------------ layoffs after the game
+def test_no_layoff_once_the_game_is_over() -> None:
+    """The defender's own layoffs (the web's and the terminal's layoff choice) end with the game:
+    Session.layoff_options offers none then, and Session.act refuses one (it was accepted and
+    appended to the finished game's record)."""
+    session = make_session("classic", seats=["human", "expert"], options={"game_target": 10}, deal_seed=4)
+    while not session.state.is_terminal:
+        if session.state.needs_deal:
+            session.start_hand()
+            continue
+        if session.human_to_act() is None:
+            assert session.computer_step() is not None
+            continue
+        legal = [str(a) for a in session.state.legal_actions()]
+        plain = [a for a in legal if a in ("draw", "pass")]
+        session.act(0, plain[0] if plain else sorted(a for a in legal if a.startswith("discard"))[-1])
+    result = session.state.hand_result
+    assert result is not None and result.knocker == 1  # seed 4: the computer's knock ends the game
+    cards = session.state.layoff_options()
+    assert cards and session.layoff_options(0) == []
+    before = json.dumps(session.to_json(), sort_keys=True)
+    with pytest.raises(IllegalAction, match="game is over"):
+        session.act(0, f"layoff {cards[0]}")
+    assert json.dumps(session.to_json(), sort_keys=True) == before

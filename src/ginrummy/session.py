@@ -178,6 +178,8 @@ class Session(MoveLog):
             result = self.state.hand_result
             if result is None or result.knocker in (None, seat) or seat not in self.state.active_seats:
                 raise IllegalAction(f"seat {seat} is not the defender: no layoff")
+            if self.state.is_terminal:  # as layoff_options: a finished game's result stands
+                raise IllegalAction("the game is over: no layoff")
             return self._apply(seat, act)
         if self.state.current_player != seat:
             who = self.state.current_player
