@@ -228,3 +228,27 @@ def test_no_layoff_once_the_game_is_over() -> None:
     with pytest.raises(IllegalAction, match="game is over"):
         session.act(0, f"layoff {cards[0]}")
     assert json.dumps(session.to_json(), sort_keys=True) == before
+
+
+def test_a_web_sitter_suggestion_is_not_shown_again_after_a_takeback() -> None:
+    """The web remembers the position a computer sitter advised on; a takeback makes the hand and
+    the number of actions recur, so the position also counts the takebacks (a suggestion worked out
+    just before a takeback is not taken for the new position's)."""
+    from types import SimpleNamespace
+
+    from ginrummy.session import HUMAN, make_session
+    from ginrummy.web.play import _position
+
+    s = make_session("classic", seats=[HUMAN, "greedy"], deal_seed=5)
+    s.start_hand()
+    s.run_computers()
+    seat = s.human_to_act()
+    assert seat is not None
+    table = SimpleNamespace(session=s)
+    start = _position(table)  # type: ignore[arg-type]
+    s.act(seat, s.state.legal_actions()[-1])
+    s.run_computers()
+    s.take_back(seat)
+    assert s.human_to_act() == seat
+    assert _position(table)[:2] == start[:2]  # type: ignore[arg-type]
+    assert _position(table) != start  # type: ignore[arg-type]

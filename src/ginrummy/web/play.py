@@ -294,7 +294,9 @@ class TablePlay:
             raise
 
 
-def _position(table: Table) -> tuple[int, int]:
-    """Which position a table is in: the hand and the number of actions taken in it."""
-    st = table.session.state
-    return st.hand_number, len(st.logs[-1].actions) if st.logs else 0
+def _position(table: Table) -> tuple[int, int, int]:
+    """Which position a table is in: the hand, the number of actions taken in it and the takebacks
+    so far (a takeback makes (hand, actions) recur for what may be another position)."""
+    s = table.session
+    st = s.state
+    return st.hand_number, len(st.logs[-1].actions) if st.logs else 0, s.takebacks

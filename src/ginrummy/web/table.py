@@ -84,7 +84,7 @@ class Table:
         self.lock = asyncio.Lock()
         self.driver: asyncio.Task[None] | None = None
         self.failure: str | None = None
-        self.suggested_at: tuple[int, int] | None = None  # the position a computer sitter advised on
+        self.suggested_at: tuple[int, int, int] | None = None  # the position a computer sitter advised on
         self.last_seen = time.monotonic()
         self.analysis: dict[str, Any] | None = None  # a finished solitaire's analysis, once worked out
         self.analysing: asyncio.Task[None] | None = None
