@@ -659,7 +659,7 @@
 
   function seatLabel(t, seat) {
     const name = t.seats[seat] ? t.seats[seat].name : "";
-    return name ? `Seat ${seat + 1} (${name})` : `Seat ${seat + 1}`;
+    return name ? _("Seat {number} ({name})", { number: seat + 1, name }) : _("Seat {number}", { number: seat + 1 });
   }
 
   function renderInvite() {
@@ -672,33 +672,33 @@
       return;
     }
     if (!S.info) loadInfo().then(renderInvite).catch(() => {});
-    const parts = [el("p", {}, el("strong", {}, "Invite your friends: "), "each seat has its own link; send each friend one. A link opens its seat once.")];
+    const parts = [el("p", {}, el("strong", {}, _("Invite your friends:")), " ", _("each seat has its own link; send each friend one. A link opens its seat once."))];
     const manage = (seat) => [
-      el("button", { type: "button", class: "small", id: `invite-new-${seat}`, text: "New link", title: "The old link stops working", onclick: () => send({ type: "reissue", seat }) }),
+      el("button", { type: "button", class: "small", id: `invite-new-${seat}`, text: _("New link"), title: _("The old link stops working"), onclick: () => send({ type: "reissue", seat }) }),
       " ",
-      el("button", { type: "button", class: "small", id: `invite-computer-${seat}`, text: "Computer plays", onclick: () => send({ type: "seat_computer", seat }) }),
+      el("button", { type: "button", class: "small", id: `invite-computer-${seat}`, text: _("Computer plays"), onclick: () => send({ type: "seat_computer", seat }) }),
     ];
     for (const [key, code] of Object.entries(invites)) {
       const seat = Number(key);
       const link = `${inviteOrigin()}/join/${code}`;
-      const input = el("input", { id: `invite-link-${seat}`, class: "invite-link", readonly: true, value: link, "aria-label": `Invitation link for ${seatLabel(t, seat)}` });
+      const input = el("input", { id: `invite-link-${seat}`, class: "invite-link", readonly: true, value: link, "aria-label": _("Invitation link for {seat}", { seat: seatLabel(t, seat) }) });
       parts.push(
         el(
           "p",
           { class: "invite-seat" },
-          el("span", {}, `${seatLabel(t, seat)}: `),
+          el("span", {}, _("{seat}:", { seat: seatLabel(t, seat) }), " "),
           input,
           " ",
           el("button", {
             type: "button",
             class: "small",
             id: `invite-copy-${seat}`,
-            text: "Copy",
+            text: _("Copy"),
             onclick: () => {
               input.select();
               if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => document.execCommand("copy"));
               else document.execCommand("copy");
-              flash("Invitation link copied.");
+              flash(_("Invitation link copied."));
             },
           }),
           " ",
@@ -708,7 +708,7 @@
     }
     for (const seat of replaceable) {
       if (invites[String(seat)] !== undefined) continue;
-      parts.push(el("p", { class: "invite-seat" }, el("span", {}, `${seatLabel(t, seat)} has been away for a while: `), ...manage(seat)));
+      parts.push(el("p", { class: "invite-seat" }, el("span", {}, _("{seat} has been away for a while:", { seat: seatLabel(t, seat) }), " "), ...manage(seat)));
     }
     fill(box, ...parts);
     box.hidden = false;
@@ -1222,7 +1222,7 @@
       cards.append(node);
     });
     const captainToAct = o.current_player === r.captain;
-    const noteInput = el("input", { id: "suggest-note", maxlength: "200", "aria-label": "A note for the captain (optional)", placeholder: "A note (optional)" });
+    const noteInput = el("input", { id: "suggest-note", maxlength: "200", "aria-label": _("A note for the captain (optional)"), placeholder: _("A note (optional)") });
     const suggest = (action) => send({ type: "suggest", action, text: noteInput.value || "" });
     const buttons = el("div", { class: "actions" });
     if (captainToAct) {
@@ -1230,16 +1230,16 @@
       if (o.phase === "upcard") buttons.append(sbtn("take", suggest), sbtn("pass", suggest));
       else if (o.phase === "draw") buttons.append(sbtn("draw", suggest), sbtn("take", suggest));
       else if (pick) buttons.append(sbtn(`discard ${pick}`, suggest), sbtn(`knock ${pick}`, suggest), sbtn(`gin ${pick}`, suggest));
-      else buttons.append(el("span", {}, "Choose one of the captain's cards to suggest a discard."));
-    } else buttons.append(el("span", {}, "You can suggest when the captain is to act."));
+      else buttons.append(el("span", {}, _("Choose one of the captain's cards to suggest a discard.")));
+    } else buttons.append(el("span", {}, _("You can suggest when the captain is to act.")));
     fill(
       box,
-      el("h3", {}, "You are the sitter: the captain's hand"),
+      el("h3", {}, _("You are the sitter: the captain's hand")),
       cards,
-      el("p", {}, "The captain decides; your suggestion is shown to the captain only."),
+      el("p", {}, _("The captain decides; your suggestion is shown to the captain only.")),
       noteInput,
       buttons,
-      S.table.suggestion ? el("p", {}, "Your suggestion: ", ...richText(S.table.suggestion.action)) : null,
+      S.table.suggestion ? el("p", {}, _("Your suggestion:"), " ", ...richText(S.table.suggestion.action)) : null,
     );
     box.hidden = false;
   }
@@ -1443,17 +1443,17 @@
     if (o.game_over && o.final_totals) {
       foot.append(el("tr", {}, el("th", { scope: "row" }, _("Final with bonuses")), ...o.final_totals.map((p) => el("td", {}, String(p)))));
     }
-    box.append(el("div", { class: "sheet-wrap" }, el("table", { class: `sheet cols-${n}`, id: "sheet-table" }, el("caption", { class: "visually-hidden" }, "Points of each hand"), el("thead", {}, head), body, foot)));
+    box.append(el("div", { class: "sheet-wrap" }, el("table", { class: `sheet cols-${n}`, id: "sheet-table" }, el("caption", { class: "visually-hidden" }, _("Points of each hand")), el("thead", {}, head), body, foot)));
     if (o.hollywood) {
       const hw = o.hollywood;
-      const hhead = el("tr", {}, el("th", { scope: "col" }, "Game"), ...t.seats.slice(0, n).map((s) => el("th", { scope: "col" }, s.name)), el("th", { scope: "col" }, "State"));
+      const hhead = el("tr", {}, el("th", { scope: "col" }, _("Game")), ...t.seats.slice(0, n).map((s, i) => el("th", { scope: "col" }, (t.shown_names && t.shown_names[i]) || s.name)), el("th", { scope: "col" }, _("State")));
       const hbody = el("tbody", {});
       hw.games.forEach((g, k) => {
         hbody.append(
-          el("tr", {}, el("th", { scope: "row" }, `Game ${k + 1}`), ...g.map((p) => el("td", {}, p === null ? "–" : String(p))), el("td", {}, hw.closed[k] ? "closed" : "open")),
+          el("tr", {}, el("th", { scope: "row" }, _("Game {number}", { number: k + 1 })), ...g.map((p) => el("td", {}, p === null ? "–" : String(p))), el("td", {}, hw.closed[k] ? _("closed") : _("open"))),
         );
       });
-      box.append(el("h4", {}, "Hollywood: three games"), el("div", { class: "sheet-wrap" }, el("table", { class: "sheet", id: "hollywood-table" }, el("thead", {}, hhead), hbody)));
+      box.append(el("h4", {}, _("Hollywood: three games")), el("div", { class: "sheet-wrap" }, el("table", { class: "sheet", id: "hollywood-table" }, el("thead", {}, hhead), hbody)));
     }
   }
 
@@ -1576,8 +1576,8 @@
     const option = (a) => el("option", { value: a, selected: a === pick }, agentLabel(a));
     const levels = (f.levels || []).map((l) => l.name).filter((n) => agents.includes(n));
     const others = agents.filter((a) => !levels.includes(a));
-    if (levels.length) sel.append(el("optgroup", { label: "Levels" }, levels.map(option)));
-    if (others.length && levels.length) sel.append(el("optgroup", { label: "Other computer players" }, others.map(option)));
+    if (levels.length) sel.append(el("optgroup", { label: _("Levels") }, levels.map(option)));
+    if (others.length && levels.length) sel.append(el("optgroup", { label: _("Other computer players") }, others.map(option)));
     else others.forEach((a) => sel.append(option(a)));
     describeOpponent(info);
   }
@@ -1636,7 +1636,7 @@
     for (let i = 2; i <= n; i++) {
       const id = `table-seat-${i}`;
       const sel = el("select", { id, "data-seat": String(i) }, el("option", { value: "person" }, "A friend (invite)"));
-      for (const a of info.variants[v].agents) sel.append(el("option", { value: a }, `Computer: ${agentLabel(a)}`));
+      for (const a of info.variants[v].agents) sel.append(el("option", { value: a }, _("Computer: {player}", { player: agentLabel(a) })));
       box.append(el("label", { for: id }, _("Seat {number}", { number: i })), sel);
     }
   }
@@ -1755,7 +1755,7 @@
     const { data, i } = r;
     const f = data.frames[i];
     const n = data.frames.length;
-    const who = (seat) => data.players[seat] || `Seat ${seat + 1}`;
+    const who = (seat) => data.players[seat] || _("Seat {number}", { number: seat + 1 });
     $("replay-title").textContent = `Replay: ${variantTitle(data.variant)} (${data.players.join(" v ")})`;
     fill($("replay-move"), ...richText(f.move));
     $("replay-pos").textContent = `Step ${i} of ${n - 1}${f.hand ? ` · hand ${f.hand}` : ""}`;
@@ -1779,8 +1779,8 @@
         el(
           "p",
           { class: "replay-piles" },
-          `Stock: ${f.stock} · discard pile: ${f.pile} `,
-          f.top ? el("span", {}, "· top: ", mini(f.top)) : null,
+          _("Stock: {stock} · discard pile: {pile}", { stock: f.stock, pile: f.pile }),
+          f.top ? el("span", {}, " · ", _("top:"), " ", mini(f.top)) : null,
         ),
       );
     }
@@ -1800,7 +1800,7 @@
       if (!r.ok) throw new Error(data.error || "no replay");
       openReplay(data);
     } catch (e) {
-      flash(`The replay cannot be shown: ${e.message}`);
+      flash(_("The replay cannot be shown: {error}", { error: e.message }));
     }
   }
   async function loadFinished(info) {
