@@ -5,13 +5,14 @@ one line says why."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from typing import Any, ClassVar
 
 from textual import on
 from textual.binding import Binding, BindingType
-from textual.timer import Timer
 from textual.widgets import Button, RichLog
+from textual.worker import Worker
 
 from ..actions import Action
 from ..errors import GinRummyError, StoreError
@@ -61,7 +62,7 @@ class GameScreen(TableScreen):
     def __init__(self, session: Session, game_id: str) -> None:
         super().__init__(session, game_id)
         speak_keys(self)
-        self._timer: Timer | None = None
+        self._timer: Worker[None] | None = None  # a computer's move on its way (cancelled by undo, leave)
         self._filed = False
         store = host(self).store
         if store is not None:
@@ -128,8 +129,13 @@ class GameScreen(TableScreen):
         if self._timer is not None:
             return
         if s.to_act is not None and s.human_to_act() is None:
-            delay = host(self).computer_delay
-            self._timer = self.set_timer(max(delay, 0.001), self._computer_move)
+            # Not set_timer: a Textual one-shot timer whose thread is preempted for longer than its
+            # delay just as it starts skips its only tick, so on a loaded machine the computer never moved.
+            self._timer = self.run_worker(self._move_after(host(self).computer_delay), group="computer")
+
+    async def _move_after(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+        self._computer_move()
 
     def _analyse(self) -> None:
         """In a worker thread: the solitaire post-game analysis, then file it with the game."""
@@ -312,7 +318,7 @@ class GameScreen(TableScreen):
             )
             return
         if self._timer is not None:  # a computer's move was about to come: it is taken back too
-            self._timer.stop()
+            self._timer.cancel()
             self._timer = None
         try:
             undone = s.take_back(seat)
@@ -458,7 +464,7 @@ class GameScreen(TableScreen):
 
     def action_leave(self) -> None:
         if self._timer is not None:
-            self._timer.stop()
+            self._timer.cancel()
             self._timer = None
         self.session.on_change = None
         store = host(self).store
