@@ -47,6 +47,10 @@ VISIBLE_TEXTS = """(selector) => {
       const text = block.innerText.trim();
       if (text) out.push(text);
     }
+    for (const select of root.querySelectorAll('select')) {  // every choice of the lists shown
+      if (!select.checkVisibility() || select.closest('[translate=no]')) continue;
+      for (const option of select.options) out.push(option.text.trim());
+    }
   }
   return out;
 }"""

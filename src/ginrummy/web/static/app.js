@@ -1635,7 +1635,7 @@
     const n = info.variants[v].seats;
     for (let i = 2; i <= n; i++) {
       const id = `table-seat-${i}`;
-      const sel = el("select", { id, "data-seat": String(i) }, el("option", { value: "person" }, "A friend (invite)"));
+      const sel = el("select", { id, "data-seat": String(i) }, el("option", { value: "person" }, _("A friend (invite)")));
       for (const a of info.variants[v].agents) sel.append(el("option", { value: a }, _("Computer: {player}", { player: agentLabel(a) })));
       box.append(el("label", { for: id }, _("Seat {number}", { number: i })), sel);
     }
