@@ -788,7 +788,7 @@ def test_a_finished_game_is_replayed_step_by_step(client: TestClient) -> None:
         reply = c.request({"type": "replay"})
         assert reply["type"] == "replay" and reply["game"] == joined["game"]
         frames = reply["frames"]
-        assert frames[0]["move"] == "The game begins" and frames[1]["move"] == "Hand 1 is dealt"
+        assert frames[0]["move"] == "The game begins." and frames[1]["move"] == "Hand 1 is dealt."
         assert frames[1]["hands"][0] and all(f["move"] for f in frames)
         assert frames[-1]["result"] is not None and frames[-1]["totals"] == obs["totals"]
         assert reply["final_totals"] == obs["final_totals"]

@@ -302,7 +302,7 @@ def test_the_replay_viewer_steps_through_a_finished_game(browser: Any, tmp_path:
         p.page.locator(classic).wait_for()
         p.press(classic)
         p.page.wait_for_selector("#view-replay:not([hidden])")
-        assert p.page.inner_text("#replay-move") == "The game begins"
+        assert p.page.inner_text("#replay-move") == "The game begins."
         assert p.page.is_disabled("#replay-back")
         p.press("#replay-next")
         p.page.wait_for_function("() => document.getElementById('replay-move').textContent.startsWith('Hand 1')")
@@ -318,7 +318,7 @@ def test_the_replay_viewer_steps_through_a_finished_game(browser: Any, tmp_path:
         p.page.keyboard.press("ArrowLeft")
         p.page.wait_for_function("() => !document.getElementById('replay-final')")
         p.page.keyboard.press("Home")
-        p.page.wait_for_function("() => document.getElementById('replay-move').textContent === 'The game begins'")
+        p.page.wait_for_function("() => document.getElementById('replay-move').textContent === 'The game begins.'")
         assert p.page.evaluate("document.documentElement.scrollWidth") <= size[0]
         p.press("#replay-close")
         p.page.wait_for_selector("#view-lobby:not([hidden])")

@@ -47,11 +47,17 @@ class ReplayStep:
     totals: tuple[int, ...]
     result: tuple[str, ...] = ()
     """At the end of a hand: how it ended and the points, line by line."""
+    phase: str = ""
+    to_act: int | None = None
+    """Whose turn it is at this position (None: the hand is over)."""
+    outcome: dict[str, Any] | None = None
+    """At the end of a hand: the result as data (:meth:`ginrummy.engine.HandResult.to_json`)."""
 
 
-def replay_steps(record: Mapping[str, Any], *, viewer: int | None = 0) -> list[ReplayStep]:
+def replay_steps(record: Mapping[str, Any], *, viewer: int | None = 0, opening: bool = False) -> list[ReplayStep]:
     """Every position of ``record``, in order (:class:`~ginrummy.errors.RecordError` names a fault).
-    ``viewer``: the seat whose moves read "You" (None: every seat by name)."""
+    ``viewer``: the seat whose moves read "You" (None: every seat by name); ``opening``: begin with
+    the position before the first deal (hand 0)."""
     checked = check(record)
     state = new_state(checked)
     players = words.clean_names(state.players)
@@ -70,13 +76,19 @@ def replay_steps(record: Mapping[str, Any], *, viewer: int | None = 0) -> list[R
                 index,
                 seat,
                 text,
-                tuple(tuple(str(c) for c in state.hand(s)) for s in range(state.num_seats)),
+                tuple(tuple(str(c) for c in state.hand(s)) if state.logs else () for s in range(state.num_seats)),
                 tuple(str(c) for c in (state.out_of_play if state.facts.solo else state.pile)),
                 len(state.stock),
                 tuple(state.totals),
                 result,
+                str(state.phase),
+                state.current_player,
+                r.to_json() if state.is_hand_over and r is not None else None,
             )
         )
+
+    if opening:
+        snap(0, -1, None, _("The game begins."))
 
     for hand in checked.hands:
         if hand.seed is not None:
