@@ -387,7 +387,7 @@
   function scheduleReconnect() {
     S.retry += 1;
     const wait = Math.min(5000, 300 * 2 ** Math.min(S.retry, 5));
-    $("conn").textContent = "Connection lost: reconnecting to the same seat…";
+    $("conn").textContent = _("Connection lost: reconnecting to the same seat…");
     setTimeout(connect, wait);
   }
   function send(msg) {
@@ -523,7 +523,7 @@
   function renderGame(animate) {
     const o = S.obs;
     if (!o) {
-      $("status").textContent = "Joining the game…";
+      $("status").textContent = _("Joining the game…");
       return;
     }
     const focus = focusKey();
@@ -1194,7 +1194,7 @@
       ...richText(h.best_words || h.best),
       h.why ? el("p", {}, ...richText(h.why)) : null,
       ranked.length
-        ? el("details", {}, el("summary", {}, "Options ranked"), list, h.unit ? el("p", { class: "unit" }, `The figures: ${h.unit}.`) : null)
+        ? el("details", {}, el("summary", {}, _("Options ranked")), list, h.unit ? el("p", { class: "unit" }, _("The figures: {unit}.", { unit: h.unit })) : null)
         : null,
     );
     box.hidden = false;
@@ -1209,7 +1209,7 @@
       return;
     }
     const hand = sortedHand(o.captain_hand);
-    const cards = el("div", { class: "hand", role: "group", "aria-label": "The captain's hand" });
+    const cards = el("div", { class: "hand", role: "group", "aria-label": _("The captain's hand") });
     hand.forEach((c) => {
       const node = cardFace(c, {
         "aria-pressed": S.sitterPick === c ? "true" : "false",
@@ -1758,7 +1758,7 @@
     const who = (seat) => data.players[seat] || _("Seat {number}", { number: seat + 1 });
     $("replay-title").textContent = `Replay: ${variantTitle(data.variant)} (${data.players.join(" v ")})`;
     fill($("replay-move"), ...richText(f.move));
-    $("replay-pos").textContent = `Step ${i} of ${n - 1}${f.hand ? ` · hand ${f.hand}` : ""}`;
+    $("replay-pos").textContent = f.hand ? _("Step {step} of {last} · hand {number}", { step: i, last: n - 1, number: f.hand }) : _("Step {step} of {last}", { step: i, last: n - 1 });
     $("replay-slider").value = String(i);
     $("replay-first").disabled = $("replay-back").disabled = i === 0;
     $("replay-next").disabled = $("replay-last").disabled = i === n - 1;
@@ -1790,7 +1790,7 @@
       board.append(ex);
     }
     if (i === n - 1 && data.final_totals) {
-      board.append(el("p", { id: "replay-final" }, el("strong", {}, "Final totals: "), data.final_totals.map((p, k) => `${who(k)} ${p}`).join(" · ")));
+      board.append(el("p", { id: "replay-final" }, el("strong", {}, _("Final totals:")), " ", data.final_totals.map((p, k) => `${who(k)} ${p}`).join(" · ")));
     }
   }
   async function replayFinished(id) {
@@ -2022,7 +2022,7 @@
       }
       body.append(part);
     }
-    body.append(el("p", { class: "label" }, `From the rule book (${data.source}).`));
+    body.append(el("p", { class: "label" }, _("From the rule book ({source}).", { source: data.source })));
   }
 
   // ---------------------------------------------------------------- preferences and keys
