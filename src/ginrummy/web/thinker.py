@@ -15,6 +15,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from .. import i18n
 from ..actions import Action
 from ..agents import available_agents
 from ..errors import GinRummyError
@@ -48,29 +49,35 @@ def _watch_parent(parent: int, interval: float = 0.5) -> None:
         time.sleep(interval)
 
 
-def _decide_in_worker(kind: str, variant: str, observation: dict[str, Any], legal: list[str]) -> tuple[str, str | None]:
+def _decide_in_worker(
+    kind: str, variant: str, observation: dict[str, Any], legal: list[str], lang: str = "en"
+) -> tuple[str, str | None]:
     """A computer player's decision, computed in a worker process: the action as a string and its
-    reasons (which the session's move log keeps private until the hand is over)."""
+    reasons (which the session's move log keeps private until the hand is over), worded in ``lang``,
+    the language the server would have worded them in (a worker process starts in English)."""
     from ..agents import make_agent
 
     agent = _WORKER_AGENTS.get((kind, variant))
     if agent is None:
         agent = _WORKER_AGENTS[(kind, variant)] = make_agent(kind, variant)
-    decision = agent.decide(observation, [Action.parse(a) for a in legal])
+    with i18n.using(lang):
+        decision = agent.decide(observation, [Action.parse(a) for a in legal])
     return str(decision.action), decision.explanation
 
 
-def _analyse_in_worker(session: Session) -> dict[str, Any] | None:
+def _analyse_in_worker(session: Session, lang: str = "en") -> dict[str, Any] | None:
     """The solitaire post-game analysis, the terminal's own (:func:`ginrummy.finish.solitaire_analysis`)."""
     from ..finish import solitaire_analysis
 
-    return solitaire_analysis(session)
+    with i18n.using(lang):
+        return solitaire_analysis(session)
 
 
-def _advise_in_worker(variant: str, observation: dict[str, Any], legal: list[str]) -> dict[str, Any]:
+def _advise_in_worker(variant: str, observation: dict[str, Any], legal: list[str], lang: str = "en") -> dict[str, Any]:
     from ..agents.advisor import advise
 
-    return advice_json(advise(observation, [Action.parse(a) for a in legal], variant))
+    with i18n.using(lang):
+        return advice_json(advise(observation, [Action.parse(a) for a in legal], variant))
 
 
 class Thinker:
@@ -147,7 +154,7 @@ class Thinker:
             try:
                 loop = asyncio.get_running_loop()
                 action, reason = await loop.run_in_executor(
-                    pool, _decide_in_worker, session.seats[seat], st.variant, obs, legal
+                    pool, _decide_in_worker, session.seats[seat], st.variant, obs, legal, i18n.current_language()
                 )
             except BrokenProcessPool:
                 log.error("the computer players' worker process died; thinking in the server from now on")
@@ -166,7 +173,9 @@ class Thinker:
         if pool is not None:
             try:
                 loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(pool, _advise_in_worker, variant, observation, legal)
+                return await loop.run_in_executor(
+                    pool, _advise_in_worker, variant, observation, legal, i18n.current_language()
+                )
             except BrokenProcessPool:
                 log.error("the hints' worker process died; thinking in the server from now on")
                 self.broken = True
@@ -178,7 +187,7 @@ class Thinker:
         if pool is not None:
             try:
                 loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(pool, _analyse_in_worker, session)
+                return await loop.run_in_executor(pool, _analyse_in_worker, session, i18n.current_language())
             except BrokenProcessPool:
                 log.error("the analysis' worker process died; thinking in the server from now on")
                 self.broken = True
