@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import random
 import signal
@@ -20,7 +21,7 @@ from typing import Any
 
 import pytest
 
-import ginrummy.store as store_module
+import ginrummy.store.locks as store_module
 from ginrummy.errors import StoreError
 from ginrummy.session import Session
 from ginrummy.store import DB_NAME, LEASE_SECONDS, GameInUse, Store
@@ -296,6 +297,28 @@ def test_held_locks_are_renewed_and_reentrant(tmp_path: Path, monkeypatch: pytes
     raw.close()
     store.release_game("g")
     assert _locks(tmp_path) == {}
+
+
+def test_closing_a_store_stops_its_heartbeat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A closed Store renews nothing behind its owner's back (the heartbeat used to go on, and log
+    database errors once the directory was gone); its locks stay taken, and the next save starts
+    the heartbeat again."""
+    monkeypatch.setattr(store_module, "LEASE_SECONDS", 0.4)  # heartbeats every 0.1 s
+    store = Store(tmp_path)
+    store.save_game("g", _game(9))
+    beat = store._beat
+    assert beat is not None and beat.is_alive()
+    with caplog.at_level(logging.WARNING, logger="ginrummy.store"):
+        store.close()
+        assert not beat.is_alive()  # stopped and joined by close()
+    assert not caplog.records
+    assert "g" in _locks(tmp_path)  # still taken by this process
+    store.save_game("g", _game(9))
+    assert store._beat is not None and store._beat is not beat and store._beat.is_alive()
+    store.release_game("g")
+    store.close()
 
 
 def test_a_save_refused_for_a_game_open_elsewhere_changes_nothing(tmp_path: Path) -> None:
