@@ -423,7 +423,7 @@ class TableManager(TablePlay):
 
     def _finished_session(self, game_id: str) -> Session | None:
         """A finished game, rebuilt from the history so that its last screen can be shown again."""
-        for game in reversed(self.store.history()):
+        for game in reversed(self.store.history(watched=True)):  # a watched game too
             if game.id == game_id:
                 state = replay(game.record)
                 try:
