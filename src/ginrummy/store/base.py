@@ -345,6 +345,10 @@ class _Base:
         """Close the calling thread's connection (if it has one).  The Store stays usable: the next
         call opens a new connection.  Other threads' connections are closed when those threads end
         or the Store is garbage collected."""
+        self._drop_connection()
+
+    def _drop_connection(self) -> None:
+        """Close the calling thread's connection, and nothing else (after an SQLite error)."""
         entry: _ThreadConnection | None = getattr(self._local, "entry", None)
         self._local.entry = None
         if entry is not None:
@@ -375,7 +379,7 @@ class _Base:
                 if conn.in_transaction:  # the body raised, or COMMIT failed
                     conn.execute("ROLLBACK")
         except sqlite3.Error as exc:
-            self.close()
+            self._drop_connection()
             raise StoreError(f"database error in {self.path}: {exc}") from None
 
     def _init_schema(self) -> None:
@@ -396,7 +400,7 @@ class _Base:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
         except sqlite3.Error as exc:
-            self.close()
+            self._drop_connection()
             if "readonly" in str(exc):
                 raise StoreError(
                     f"the database {self.path} is read-only ({exc}): games cannot be saved there. Give a writable "
