@@ -140,5 +140,6 @@ def _filed_summary(session: Session, summ: dict[str, Any]) -> dict[str, Any]:
     person's from one against them), and the game's ``takebacks`` (decisions taken back with undo)."""
     for hand, result in zip(summ.get("hands", ()), session.state.results, strict=False):
         hand["knocker"] = result.knocker
-    summ["takebacks"] = session.takebacks
+    # From the saved JSON: the web's saver files a frozen copy that has the JSON, state and seats only.
+    summ["takebacks"] = int(session.to_json().get("takebacks") or 0)
     return summ
