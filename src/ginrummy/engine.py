@@ -31,7 +31,7 @@ from .actions import ACTIONS, BIG_GIN, GIN, KNOCK, KNOCK_NO_DISCARD, NUM_ACTIONS
 from .cards import Card, CardSet, format_cards, new_seed
 from .errors import IllegalAction, OptionError, RecordError
 from .melds import Arrangement, all_melds, is_meld
-from .observe import MaskObservation, observe, observe_masks
+from .observe import MaskObservation, Observation, observe, observe_masks
 from .options import Options, options_for, show
 from .rules import Cut, HandLog, HandResult, Match, Phase, ResultKind, Rules, rules_for
 from .rules.cut import cut_order
@@ -583,7 +583,7 @@ class State(Match):
             raise IllegalAction(f"no seat {show(seat)} in {self.variant} (seats 0..{self.num_seats - 1})")
         return n
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def observation(self, seat: int) -> Observation:
         """What ``seat`` may know, as JSON-ready data: never another hand's hidden cards nor the
         order of the stock (a security boundary for every front end)."""
         return observe(self, self._seat(seat))

@@ -22,6 +22,7 @@ from .cards import Card, parse_cards
 from .errors import GinRummyError, IllegalAction, StoreError
 from .finish import file_finished_game, solitaire_analysis
 from .i18n import N_, _, ngettext
+from .observe import Observation
 from .session import HUMAN, ComputerPlayerError, Session, make_session, public_record, viewer_seat
 from .store import Store, new_game_id
 from .variants import find_variant
@@ -136,7 +137,7 @@ class PlainGame:
         """The seats' names as shown: the names ginrummy gives (``You``, ``Expert 2``) in the language."""
         return display_names(self.session.names)
 
-    def obs(self) -> dict[str, Any]:
+    def obs(self) -> Observation:
         return self.session.observation(self.viewer)
 
     def show_hand(self) -> None:
@@ -207,9 +208,9 @@ class PlainGame:
             )
             for note in upcard_notes(obs):
                 self.say(_("{note}.").format(note=note[0].upper() + note[1:]))
-            for seat, cards in (obs.get("known_cards") or {}).items():
-                if cards:
-                    self.say(_("{name} is known to hold {cards}.").format(name=p[int(seat)], cards=card_list(cards)))
+            for seat, known in (obs.get("known_cards") or {}).items():
+                if known:
+                    self.say(_("{name} is known to hold {cards}.").format(name=p[int(seat)], cards=card_list(known)))
 
     def show_score(self) -> None:
         for line in score_lines(self.obs()):

@@ -32,6 +32,7 @@ from .fair import commitment, fresh_commitment
 from .i18n import _
 from .melds import Arrangement
 from .movelog import MoveEvent, MoveLog, Roles
+from .observe import Observation
 from .options import Options
 from .variants import find_variant, variant_names
 
@@ -380,7 +381,7 @@ class Session(MoveLog):
         sitter, advice = suggestion
         return words.sitter_line(self.state.players, sitter, advice.best, advice.why)
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def observation(self, seat: int) -> Observation:
         obs = self.state.observation(seat)
         if self.state.needs_deal:
             obs["next_commitment"] = self.commitment_for_next_deal()

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..actions import Action
 from ..errors import GinRummyError
+from ..observe import Observation
 
 __all__ = ["Agent", "Decision", "available_agents", "make_agent", "register"]
 
@@ -43,10 +44,10 @@ class Agent(ABC):
         self.seed = seed
 
     @abstractmethod
-    def decide(self, observation: dict[str, Any], legal: Sequence[Action]) -> Decision:
+    def decide(self, observation: Observation, legal: Sequence[Action]) -> Decision:
         """Choose one of ``legal`` from what ``observation`` shows."""
 
-    def act(self, observation: dict[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         return self.decide(observation, legal).action
 
     def __repr__(self) -> str:

@@ -22,6 +22,7 @@ from typing import Any, Final
 from .. import i18n
 from ..actions import Action
 from ..melds import min_deadwood
+from ..observe import Observation
 from ..variants import variant_names
 from .base import Agent, Decision, register
 from .knowledge import CARD_INDEX, VALUES, card_mask, obs_rng
@@ -37,7 +38,7 @@ class RandomAgent(Agent):
 
     name = "random"
 
-    def decide(self, observation: dict[str, Any], legal: Sequence[Action]) -> Decision:
+    def decide(self, observation: Observation, legal: Sequence[Action]) -> Decision:
         if not legal:
             raise ValueError("no legal action to choose from")
         rng = obs_rng(self.seed, observation, "random")
@@ -50,7 +51,7 @@ class GreedyAgent(Agent):
 
     name = "greedy"
 
-    def decide(self, observation: dict[str, Any], legal: Sequence[Action]) -> Decision:
+    def decide(self, observation: Observation, legal: Sequence[Action]) -> Decision:
         return greedy_choice(observation, legal)
 
 

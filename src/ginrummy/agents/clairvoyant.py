@@ -13,6 +13,7 @@ from ..actions import Action
 from ..cards import JOKER
 from ..errors import GinRummyError
 from ..melds import min_deadwood
+from ..observe import Observation
 from .base import Agent, Decision, register
 from .solo_melds import _meld_sizes_with, has_gin10, min_deadwood_of_ten
 from .solo_rules import SOLO_VARIANTS, SoloRules, _card_int, _mask, _rules_for
@@ -214,7 +215,7 @@ class ClairvoyantAgent(Agent):
         out.sort(key=lambda t: (-t[1], t[0].id if t[0].melds is None else 0))
         return out
 
-    def decide(self, observation: dict[str, Any], legal: Sequence[Action]) -> Decision:
+    def decide(self, observation: Observation, legal: Sequence[Action]) -> Decision:
         if not legal:
             raise GinRummyError("no legal action to choose from")
         ranked = self.evaluate(observation, legal)

@@ -42,6 +42,7 @@ from ..actions import Action
 from ..cards import CARDS
 from ..errors import GinRummyError
 from ..melds import best_arrangement, best_discards, min_deadwood
+from ..observe import Observation
 from ..variants import table_variants
 from .base import Agent, Decision, register
 from .expert_values import DEFAULT, Params, hand_value, knock_points, play_on_value, undercut_chance
@@ -553,7 +554,7 @@ class ExpertAgent(Agent):
             bad = sorted(set(fields) - {f.name for f in dataclasses.fields(Params)})
             raise GinRummyError(f"unknown expert option {', '.join(bad)}") from None
 
-    def decide(self, observation: dict[str, Any], legal: Sequence[Action]) -> Decision:
+    def decide(self, observation: Observation, legal: Sequence[Action]) -> Decision:
         if len(legal) == 1:
             return Decision(legal[0], i18n._("The only legal action."))
         ev = evaluate(observation, legal, params=self.params, seed=self.seed)

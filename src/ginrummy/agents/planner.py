@@ -15,6 +15,7 @@ from .. import i18n
 from ..actions import Action
 from ..errors import GinRummyError
 from ..melds import best_discards, min_deadwood
+from ..observe import Observation
 from .base import Agent, Decision, register
 from .solo_melds import _high_card, _keep_value, _melded, _near, gin_completions
 from .solo_rules import _CARD_INDEX, SOLO_VARIANTS, SoloRules, _count_after_first, _mask, _rules_for, hold_value
@@ -527,7 +528,7 @@ class PlannerAgent(Agent):
             depth=self.depth,
         )
 
-    def decide(self, observation: dict[str, Any], legal: Sequence[Action]) -> Decision:
+    def decide(self, observation: Observation, legal: Sequence[Action]) -> Decision:
         if not legal:
             raise GinRummyError("no legal action to choose from")
         if len(legal) == 1:

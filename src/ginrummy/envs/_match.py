@@ -236,7 +236,8 @@ def render_text(state: State, names: Sequence[str]) -> str:
         history = o.get("history") or []
         if history:
             last = history[-1]
-            lines.append(f"last: {names[last['seat']]} {last['action']}")
+            who = last["seat"]
+            lines.append(f"last: {names[who] if who is not None else '-'} {last['action']}")
         result = o.get("result")
         if result is not None:
             lines.extend(result.get("explanation") or [result["result"]])

@@ -20,6 +20,7 @@ from pettingzoo import AECEnv
 
 from ..actions import NUM_ACTIONS, Action
 from ..errors import OptionError
+from ..observe import Observation
 from ..variants import solo_variants, table_variants
 from ._match import Episode, Illegal, Match, Reward, check_render_mode, observation_space, render_text
 from .encoding import encode_state
@@ -148,7 +149,7 @@ class GinRummyAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc
             self.render()
 
     # ------------------------------------------------------------------ extras
-    def raw_observation(self, agent: str) -> dict[str, Any]:
+    def raw_observation(self, agent: str) -> Observation:
         """The seat's observation as the engine gives it (the JSON-ready dict agents use)."""
         return self.match.state.observation(self._seat[agent])
 

@@ -17,6 +17,7 @@ from gymnasium import spaces
 
 from ..actions import NUM_ACTIONS, Action
 from ..errors import OptionError
+from ..observe import Observation
 from ..variants import solo_variants, table_variants
 from ._match import Episode, Illegal, Match, Reward, check_render_mode, observation_space, render_text
 from .encoding import encode_state
@@ -112,7 +113,7 @@ class SolitaireEnv(gym.Env[dict[str, Any], np.int64]):
         """The current action mask as booleans."""
         return self._mask.astype(bool)
 
-    def raw_observation(self) -> dict[str, Any]:
+    def raw_observation(self) -> Observation:
         """The player's observation as the engine gives it (the JSON-ready dict agents use)."""
         return self.match.state.observation(0)
 

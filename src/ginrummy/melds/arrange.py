@@ -9,7 +9,17 @@ from itertools import product
 
 from ..cards import CARDS, Card, format_cards
 from .deadwood import min_deadwood
-from .tables import _RANK_MASKS, RUN_MELDED, SUIT_BITS, Meld, _candidates, _mask_cards, _set_options, hand_mask
+from .tables import (
+    _RANK_MASKS,
+    RUN_DEADWOOD,
+    RUN_MELDED,
+    SUIT_BITS,
+    Meld,
+    _candidates,
+    _mask_cards,
+    _set_options,
+    hand_mask,
+)
 
 
 # --- Melds and arrangements ---------------------------------------------------------------------
@@ -133,15 +143,23 @@ def best_arrangement(hand: Iterable[int] | int) -> Arrangement:
     t = _candidates(m)
     if not t:
         return _arrangement_from(m, ())
-    best: tuple[int, tuple[Meld, ...]] | None = None
-    best_arr = None
+    # Each way of taking sets scored by the run tables; only the ways that tie for the least
+    # deadwood are made into arrangements (to compare their melds).
+    rd = RUN_DEADWOOD
+    least = -1
+    tied: list[tuple[int, ...]] = []
     for combo in product(*_set_options(m, t)):
-        arr = _arrangement_from(m, combo)
-        key = (arr.deadwood, arr.melds)
-        if best is None or key < best:
-            best, best_arr = key, arr
-    assert best_arr is not None
-    return best_arr
+        rest = m
+        for x in combo:
+            rest &= ~x
+        d = rd[rest & 0x1FFF] + rd[rest >> 13 & 0x1FFF] + rd[rest >> 26 & 0x1FFF] + rd[rest >> 39]
+        if least < 0 or d < least:
+            least, tied = d, [combo]
+        elif d == least:
+            tied.append(combo)
+    if len(tied) == 1:
+        return _arrangement_from(m, tied[0])
+    return min((_arrangement_from(m, combo) for combo in tied), key=lambda arr: arr.melds)
 
 
 def optimal_arrangements(hand: Iterable[int] | int) -> list[Arrangement]:

@@ -8,13 +8,13 @@ typed.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from rich.text import Text
 
 from ..cards import Card, CardSet
 from ..i18n import _, ngettext
 from ..melds import min_deadwood
+from ..observe import Observation
 from ..session import HUMAN, Session
 from ..variants import find_variant
 from ..words import display_name, just_drawn, no_hand_line, result_lines, result_name, seat_kind, upcard_notes
@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 
-def sorted_hand(obs: dict[str, Any], by: str, group_melds: bool) -> list[str]:
+def sorted_hand(obs: Observation, by: str, group_melds: bool) -> list[str]:
     """The hand in display order: by rank or by suit (``by``), the melds first when grouped."""
 
     def key(c: str) -> tuple[int, int]:
@@ -50,7 +50,7 @@ def sorted_hand(obs: dict[str, Any], by: str, group_melds: bool) -> list[str]:
     return [c for m in melds for c in m] + sorted((c for c in hand if c not in in_melds), key=key)
 
 
-def info_line(obs: dict[str, Any]) -> Text:
+def info_line(obs: Observation) -> Text:
     """The variant and the hand: who plays, the dealer, the knock limit (Oklahoma's notes), roles."""
     v = obs["variant"]
     players = [display_name(p) for p in obs["players"]]
@@ -87,7 +87,7 @@ def info_line(obs: dict[str, Any]) -> Text:
     return line
 
 
-def piles_text(obs: dict[str, Any], palette: str, *, drawn: str | None) -> Text | str:
+def piles_text(obs: Observation, palette: str, *, drawn: str | None) -> Text | str:
     """Beside the piles: the solitaire's deck and discards (``drawn``: the card just drawn), or the
     table's stock, pile and the opponents' card counts and known cards."""
     players = [display_name(p) for p in obs["players"]]
@@ -139,12 +139,13 @@ def piles_text(obs: dict[str, Any], palette: str, *, drawn: str | None) -> Text 
             lines.append("\n  " + _("known to hold: "))
             lines.append_text(cards_text(known, palette))
         lines.append("\n")
-    if obs.get("current_player") is not None and obs["current_player"] != obs["seat"]:
-        lines.append(_("{name} to play…").format(name=players[obs["current_player"]]), style="italic")
+    current = obs.get("current_player")
+    if current is not None and current != obs["seat"]:
+        lines.append(_("{name} to play…").format(name=players[current]), style="italic")
     return lines
 
 
-def melds_text(obs: dict[str, Any], legal: Sequence[str], selected: str | None, palette: str) -> Text | str:
+def melds_text(obs: Observation, legal: Sequence[str], selected: str | None, palette: str) -> Text | str:
     """Your melds and deadwood, the deadwood after discarding the selected card, and the discards
     that let you knock or go gin."""
     hand = obs.get("hand") or []
@@ -182,15 +183,15 @@ def melds_text(obs: dict[str, Any], legal: Sequence[str], selected: str | None, 
     return t
 
 
-def fairness_text(obs: dict[str, Any], *, short: bool) -> str:
+def fairness_text(obs: Observation, *, short: bool) -> str:
     """The deal's commitment, the revealed seed, and the next deal's commitment (one line each, the
     digests shortened on a small terminal)."""
     lines = []
     if short:
         if obs.get("revealed_seed"):
             lines.append(_("Deal seed revealed: {seed}… (ginrummy verify)").format(seed=obs["revealed_seed"][:24]))
-        if obs.get("next_commitment"):
-            lines.append(_("Next deal committed: {commitment}…").format(commitment=obs["next_commitment"][:32]))
+        if next_commitment := obs.get("next_commitment"):
+            lines.append(_("Next deal committed: {commitment}…").format(commitment=next_commitment[:32]))
         elif obs.get("commitment") and not obs.get("revealed_seed"):
             lines.append(_("Deal committed: {commitment}…").format(commitment=obs["commitment"][:32]))
         return "\n".join(lines)
@@ -210,7 +211,7 @@ def fairness_text(obs: dict[str, Any], *, short: bool) -> str:
 
 
 def status_text(
-    obs: dict[str, Any], session: Session, legal: Sequence[str], *, message: str, recent: Sequence[str], short: bool
+    obs: Observation, session: Session, legal: Sequence[str], *, message: str, recent: Sequence[str], short: bool
 ) -> Text:
     """What to do now (or who is playing), after the last message; on a small terminal the latest
     computer moves too (the log is folded away)."""
@@ -256,7 +257,7 @@ def status_text(
     return t
 
 
-def captain_text(obs: dict[str, Any], session: Session, palette: str) -> Text:
+def captain_text(obs: Observation, session: Session, palette: str) -> Text:
     """Three players: the captain's hand shown to the sitter, or a computer sitter's advice to the
     person who captains (empty otherwise)."""
     t = Text()
@@ -272,7 +273,7 @@ def captain_text(obs: dict[str, Any], session: Session, palette: str) -> Text:
 
 
 def buttons(
-    obs: dict[str, Any],
+    obs: Observation,
     session: Session,
     legal: Sequence[str],
     selected: str | None,
@@ -316,7 +317,7 @@ def _spread(t: Text, who: str, you: bool, melds: Sequence[Sequence[str]], palett
 
 
 def result_text(
-    obs: dict[str, Any], session: Session, palette: str, analysis_lines: Sequence[str], layoffs: Sequence[str] = ()
+    obs: Observation, session: Session, palette: str, analysis_lines: Sequence[str], layoffs: Sequence[str] = ()
 ) -> Text:
     """The end of a hand: both spreads, the layoffs, the points line by line, the computers'
     reasons (the hand is over: they may be read now) and, at the end of a solitaire, the analysis.

@@ -13,6 +13,7 @@ from textual.widgets import Button, Footer, Header, RichLog, Static
 
 from ..errors import GinRummyError
 from ..i18n import _, pgettext
+from ..observe import Observation
 from ..record import summary as record_summary
 from ..session import HUMAN, Session, viewer_seat
 from ..words import display_name
@@ -103,7 +104,7 @@ class TableScreen(Screen[None]):
         app = host(self)
         return palette_name(app.four_colour, app.high_contrast)
 
-    def obs(self) -> dict[str, Any]:
+    def obs(self) -> Observation:
         """What the person's seat sees.  Between hands it commits to the next deal, which is saved
         at once; if that save fails the game is as it was saved, and the commitment waits."""
         try:
@@ -206,10 +207,10 @@ class TableScreen(Screen[None]):
         # The footer lists the general keys only: rebuilding it after every move is slow, and the
         # action buttons above already show exactly the legal moves (a key that cannot act now says why).
 
-    def _show_info(self, obs: dict[str, Any]) -> None:
+    def _show_info(self, obs: Observation) -> None:
         put(self.query_one("#info", Static), render.info_line(obs))
 
-    def _show_piles(self, obs: dict[str, Any]) -> None:
+    def _show_piles(self, obs: Observation) -> None:
         large = host(self).large
         stock = self.query_one("#stock", PileView)
         discard = self.query_one("#discard", PileView)
@@ -227,13 +228,13 @@ class TableScreen(Screen[None]):
         drawn = next(iter(self.new_cards)) if one_new else None
         put(self.query_one("#opponents", Static), render.piles_text(obs, self.palette, drawn=drawn))
 
-    def _show_captain(self, obs: dict[str, Any]) -> None:
+    def _show_captain(self, obs: Observation) -> None:
         w = self.query_one("#captain", Static)
         t = render.captain_text(obs, self.session, self.palette)
         put(w, t)
         w.display = bool(t.plain)
 
-    def _show_buttons(self, obs: dict[str, Any]) -> None:
+    def _show_buttons(self, obs: Observation) -> None:
         show, labels = render.buttons(
             obs,
             self.session,
@@ -250,7 +251,7 @@ class TableScreen(Screen[None]):
             if visible and label is not None and str(b.label) != label:
                 b.label = label
 
-    def _show_result(self, obs: dict[str, Any]) -> None:
+    def _show_result(self, obs: Observation) -> None:
         w = self.query_one("#result", Static)
         log = self.query_one("#log", RichLog)
         over = bool(obs.get("result")) and self.session.state.is_hand_over

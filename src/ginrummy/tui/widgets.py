@@ -22,6 +22,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ..i18n import NP_, _, ngettext, pgettext
+from ..observe import Observation
 from ..variants import find_variant
 from ..words import display_name, target_of
 
@@ -281,7 +282,7 @@ class ScoreSheet(Static):
     """The score sheet: every hand's points, the totals to the target, hands won, Hollywood's
     three games and, at the end, the final totals with the bonuses."""
 
-    def show(self, obs: dict[str, Any], summary: dict[str, Any], takebacks: int = 0) -> None:
+    def show(self, obs: Observation, summary: dict[str, Any], takebacks: int = 0) -> None:
         players: list[str] = [display_name(p) for p in obs["players"]]
         opts = obs.get("options", {})
         variant = obs["variant"]

@@ -19,6 +19,7 @@ from .. import i18n
 from ..actions import Action
 from ..agents import available_agents
 from ..errors import GinRummyError
+from ..observe import Observation
 from ..session import ComputerPlayerError, Session
 from ..variants import solo_variants
 from ..words import computer_failed, move_text
@@ -50,7 +51,7 @@ def _watch_parent(parent: int, interval: float = 0.5) -> None:
 
 
 def _decide_in_worker(
-    kind: str, variant: str, observation: dict[str, Any], legal: list[str], lang: str = "en"
+    kind: str, variant: str, observation: Observation, legal: list[str], lang: str = "en"
 ) -> tuple[str, str | None]:
     """A computer player's decision, computed in a worker process: the action as a string and its
     reasons (which the session's move log keeps private until the hand is over), worded in ``lang``,
@@ -73,7 +74,7 @@ def _analyse_in_worker(session: Session, lang: str = "en") -> dict[str, Any] | N
         return solitaire_analysis(session)
 
 
-def _advise_in_worker(variant: str, observation: dict[str, Any], legal: list[str], lang: str = "en") -> dict[str, Any]:
+def _advise_in_worker(variant: str, observation: Observation, legal: list[str], lang: str = "en") -> dict[str, Any]:
     from ..agents.advisor import advise
 
     with i18n.using(lang):
@@ -166,7 +167,7 @@ class Thinker:
                 return
         session.computer_step()
 
-    async def advise(self, variant: str, observation: dict[str, Any], legal: list[str]) -> dict[str, Any]:
+    async def advise(self, variant: str, observation: Observation, legal: list[str]) -> dict[str, Any]:
         """The advisor's advice as a message, from inputs taken under the table's lock (see
         :func:`hint_inputs`); the advisor itself runs without holding the table up."""
         pool = self._pool()
@@ -194,7 +195,7 @@ class Thinker:
         return await asyncio.to_thread(_analyse_in_worker, session)
 
 
-def hint_inputs(session: Session, seat: int) -> tuple[str, dict[str, Any], list[str]]:
+def hint_inputs(session: Session, seat: int) -> tuple[str, Observation, list[str]]:
     """What the advisor needs for ``seat`` (see :meth:`Session.advised_seat`), taken here so that
     the advice itself can be worked out in a worker process."""
     st = session.state
