@@ -168,3 +168,63 @@ def test_games_played_with_takebacks_can_be_left_out(tmp_path: Path) -> None:
     assert store.stats()["classic"]["games"] == 2
     assert store.stats(takebacks=False)["classic"]["games"] == 1
     store.close()
+
+
+def _two_opponents(tmp_path: Path) -> Store:
+    store = Store(tmp_path)
+    store.finish_game("a", _finished_session(["human", "beginner"], 2))
+    store.finish_game("b", _finished_session(["human", "expert"], 3))
+    return store
+
+
+def test_the_figures_are_worded_once_for_every_front_end(tmp_path: Path) -> None:
+    """ginrummy.statwords words the figures the command, the terminal and the page show."""
+    from ginrummy.i18n import using
+    from ginrummy.statwords import opponent_sections, stats_lines
+
+    store = _two_opponents(tmp_path)
+    st = store.stats()["classic"]
+    store.close()
+    lines = stats_lines(st)
+    assert any(line.startswith("gins ") for line in lines) and any("streak now" in line for line in lines)
+    assert [h for h, _ in opponent_sections(st)] == ["against beginner (level)", "against expert (level)"]
+    with using("ko"):
+        korean = stats_lines(st)
+    assert len(korean) == len(lines) and all(any("\uac00" <= ch <= "\ud7a3" for ch in line) for line in korean)
+
+
+def test_the_terminal_shows_the_figures_per_opponent(tmp_path: Path) -> None:
+    import asyncio
+
+    from ginrummy.tui.app import GinRummyApp
+    from ginrummy.tui.screens import StatsScreen
+
+    _two_opponents(tmp_path).close()
+
+    async def run() -> None:
+        app = GinRummyApp(computer_delay=0, deal_seed=1, store=Store(tmp_path))
+        async with app.run_test(size=(120, 40)) as pilot:
+            app.push_screen(StatsScreen())
+            await pilot.pause()
+            texts = [str(w.render()) for w in app.screen.query(".stat-text")]
+            shown = "\n".join(texts)
+            assert "gins " in shown and "streak now" in shown and "best hand" in shown
+            assert "against beginner (level)" in shown and "against expert (level)" in shown
+
+    asyncio.run(run())
+
+
+def test_the_page_gets_the_figures_in_its_language(tmp_path: Path) -> None:
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from ginrummy.web.server import create_app
+
+    _two_opponents(tmp_path).close()
+    app = create_app(tmp_path, computer_delay=0, deal_seed=5)
+    with TestClient(app, client=("127.0.0.1", 50000), base_url="http://127.0.0.1:8000") as local:
+        st = local.get("/api/stats").json()["variants"]["classic"]
+        assert any(line.startswith("gins ") for line in st["lines"])
+        assert [o["heading"] for o in st["opponents"]] == ["against beginner (level)", "against expert (level)"]
+        lv = local.get("/api/stats?lang=lv").json()["variants"]["classic"]
+        assert len(lv["lines"]) == len(st["lines"]) and lv["lines"] != st["lines"]

@@ -56,16 +56,24 @@ def _history(data_dir: Path) -> None:
     store = Store(data_dir)
     rng = random.Random(4)
     for i in range(4):
-        s = Session.new("classic", {"game_target": 25}, seats=["random", "greedy"], deal_seed=100 + i)
+        # a person's games against the computer (computer-only games are in nobody's history)
+        s = Session.new("classic", {"game_target": 25}, seats=["human", "greedy"], deal_seed=100 + i)
         while not s.state.game_over:
-            s.start_hand()
-            s.run_computers()
+            if s.state.needs_deal:
+                s.start_hand()
+            elif s.human_to_act() == 0:
+                s.act(0, rng.choice(s.state.legal_actions()))
+            else:
+                s.run_computers()
         store.save_game(new_game_id() + str(i), s)
     for i in range(3):
-        s = Session.new("solitaire", {"scoring": "none"}, seats=["random", "joker"], deal_seed=200 + i)
+        # the person's own games (a game only computers played is in nobody's history): random moves
+        s = Session.new("solitaire", {"scoring": "none"}, seats=["human", "joker"], deal_seed=200 + i)
         while not s.state.game_over:
-            s.start_hand()
-            s.run_computers()
+            if s.state.needs_deal:
+                s.start_hand()
+            else:
+                s.act(0, rng.choice(s.state.legal_actions()))
         store.finish_game(new_game_id() + f"s{i}", s, analysis={"accuracy": rng.uniform(0.6, 0.95)})
 
 

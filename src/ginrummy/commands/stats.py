@@ -17,6 +17,7 @@ from typing import Any
 
 from ..errors import StoreError
 from ..i18n import _, ngettext
+from ..statwords import opponent_sections, stats_lines
 from ..variants import variant_names
 
 BARS = "▁▂▃▄▅▆▇█"
@@ -42,57 +43,6 @@ def sparkline(values: list[float], width: int = 40) -> str:
     return "".join(BARS[round((v - lo) / (hi - lo) * (len(BARS) - 1))] for v in values)
 
 
-def _streak(st: dict[str, Any]) -> str:
-    cur = st["streak"]["current"]
-    if cur > 0:
-        now = ngettext("{n} win in a row", "{n} wins in a row", cur).format(n=cur)
-    elif cur < 0:
-        now = ngettext("{n} loss in a row", "{n} losses in a row", -cur).format(n=-cur)
-    else:
-        now = _("none")
-    return _("streak now {now}; longest {best} wins, {worst} losses").format(
-        now=now, best=st["streak"]["best"], worst=st["streak"]["worst"]
-    )
-
-
-def _figures(st: dict[str, Any], indent: str) -> list[str]:
-    lines = [
-        indent
-        + _("games {games}, wins {wins} ({rate}), hands {hands}").format(
-            games=st["games"], wins=st["wins"], rate=f"{st['win_rate']:.0%}", hands=st["hands"]
-        ),
-        indent
-        + _("points per hand {points} (yours minus the opponents'), scored per hand {scored}").format(
-            points=f"{st['points_per_hand']:+.2f}", scored=f"{st['scored_per_hand']:.2f}"
-        ),
-        indent
-        + _("gins {gins} (big gins {big}), knocks {knocks} (undercut {undercut}), undercuts {undercuts}").format(
-            gins=st["gins"], big=st["big_gins"], knocks=st["knocks"], undercut=st["undercut"], undercuts=st["undercuts"]
-        ),
-        indent + _streak(st),
-    ]
-    best, worst = st["best_hand"], st["worst_hand"]
-    if best is not None and worst is not None:
-        lines.append(
-            indent
-            + _("best hand {best} ({best_result}, game {best_game} hand {best_hand}), worst {worst} "
-                "({worst_result}, game {worst_game} hand {worst_hand})").format(
-                best=f"{best['points']:+d}", best_result=best["result"], best_game=best["game"],
-                best_hand=best["hand"], worst=f"{worst['points']:+d}", worst_result=worst["result"],
-                worst_game=worst["game"], worst_hand=worst["hand"],
-            )
-        )  # fmt: skip
-    bg, wg = st["best_game"], st["worst_game"]
-    if bg is not None and wg is not None:
-        lines.append(
-            indent
-            + _("best game {best} (game {best_game}), worst {worst} (game {worst_game})").format(
-                best=f"{bg['margin']:+d}", best_game=bg["game"], worst=f"{wg['margin']:+d}", worst_game=wg["game"]
-            )
-        )
-    return lines
-
-
 def format_stats(stats: dict[str, dict[str, Any]]) -> str:
     if not stats:
         return _("No finished games yet.")
@@ -100,7 +50,7 @@ def format_stats(stats: dict[str, dict[str, Any]]) -> str:
     for variant in [v for v in variant_names() if v in stats]:
         st = stats[variant]
         lines.append(f"{variant}")
-        lines.extend(_figures(st, "  "))
+        lines.extend("  " + line for line in stats_lines(st))
         ra = st["running_average"]
         if ra:
             lines.append(
@@ -119,12 +69,9 @@ def format_stats(stats: dict[str, dict[str, Any]]) -> str:
                     n,
                 ).format(accuracy=f"{st['accuracy']:.0%}", n=n, chart=sparkline(st["accuracy_history"]))
             )
-        by_opponent = st.get("by_opponent") or {}
-        if len(by_opponent) > 1:
-            for name, ost in by_opponent.items():
-                level = name in (st.get("by_level") or {})
-                lines.append("  " + (_("against {name} (level)") if level else _("against {name}")).format(name=name))
-                lines.extend(_figures(ost, "    "))
+        for heading, figures in opponent_sections(st):
+            lines.append("  " + heading)
+            lines.extend("    " + line for line in figures)
     return "\n".join(lines)
 
 

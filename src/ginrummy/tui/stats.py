@@ -1,9 +1,11 @@
-"""The statistics screen: per variant, games, win rate, points per hand, the running average as a chart."""
+"""The statistics screen: per variant (and per opponent), games, win rate, points per hand, gins
+and undercuts, streaks, best and worst, the running average as a chart."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -11,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Sparkline, Static
 
 from ..i18n import N_, _, ngettext
+from ..statwords import opponent_sections, stats_lines
 from ..variants import variant_names
 from ..words import variant_title
 from .common import host, speak_keys
@@ -53,22 +56,9 @@ class StatsScreen(Screen[None]):
             return
         for variant in [v for v in variant_names() if v in stats]:
             st = stats[variant]
-            text = (
-                f"[b]{variant}[/b] — {variant_title(variant)}\n"
-                + _("games {games} · wins {wins} · win rate {rate} · hands {hands}").format(
-                    games=st["games"], wins=st["wins"], rate=f"{st['win_rate']:.0%}", hands=st["hands"]
-                )
-                + "\n"
-                + _("points per hand (yours minus the opponents') {points} · scored per hand {scored}").format(
-                    points=f"{st['points_per_hand']:+.2f}", scored=f"{st['scored_per_hand']:.2f}"
-                )
+            text = f"[b]{variant}[/b] — {variant_title(variant)}\n" + "\n".join(
+                escape(line) for line in stats_lines(st)
             )
-            if st.get("takeback_games"):
-                text += "\n" + ngettext(
-                    "{n} of these games had takebacks (moves taken back)",
-                    "{n} of these games had takebacks (moves taken back)",
-                    st["takeback_games"],
-                ).format(n=st["takeback_games"])
             if st.get("accuracy") is not None:
                 n = len(st["accuracy_history"])
                 text += "\n" + ngettext(
@@ -83,3 +73,6 @@ class StatsScreen(Screen[None]):
             box.mount(Static(text, classes="stat-text"))
             data = ra if len(ra) > 1 else [*ra, *ra]
             box.mount(Sparkline(data, classes="stat-chart"))
+            for heading, figures in opponent_sections(st):
+                lines = "\n".join("  " + escape(line) for line in figures)
+                box.mount(Static(f"[b]{escape(heading)}[/b]\n{lines}", classes="stat-text"))

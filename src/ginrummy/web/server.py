@@ -39,6 +39,7 @@ from ..agents.levels import LEVEL_DESCRIPTIONS, LEVELS
 from ..errors import GinRummyError, StoreError
 from ..names import safe_display_name
 from ..options import option_help
+from ..statwords import opponent_sections, stats_lines
 from ..store import Store
 from ..variants import VARIANTS, variant_names
 from .connection import Connection, Tap
@@ -313,10 +314,17 @@ def create_app(
                         "accuracy": g.accuracy,
                     }
                 )
-            return {"variants": store.stats(), "history": {v: h[-200:] for v, h in history.items()}}
+            variants = store.stats()
+            # the figures in words (the stats command's and the terminal's lines), per variant and opponent
+            for st in variants.values():
+                st["lines"] = stats_lines(st)
+                st["opponents"] = [{"heading": h, "lines": lines} for h, lines in opponent_sections(st)]
+            return {"variants": variants, "history": {v: h[-200:] for v, h in history.items()}}
 
+        lang = page_language(request.query_params.get("lang"), request.headers.get("accept-language"))
         try:
-            return JSONResponse(await asyncio.to_thread(collect))
+            with i18n.using(lang):  # asyncio.to_thread carries the language into the thread
+                return JSONResponse(await asyncio.to_thread(collect))
         except StoreError as exc:
             return JSONResponse({"error": str(exc)}, status_code=500)
 

@@ -1835,7 +1835,7 @@
     box.append(el("p", {}, _("Loading…")));
     let data;
     try {
-      const r = await fetch("/api/stats");
+      const r = await fetch(`/api/stats?${langQuery()}`);
       if (r.status === 403) {
         fill(box, el("p", {}, _("Statistics are shown on the computer that runs the server.")));
         return;
@@ -1866,6 +1866,11 @@
         s.accuracy !== null && s.accuracy !== undefined ? fig(_("Accuracy"), `${Math.round(s.accuracy * 100)}%`) : null,
       );
       const panel = el("section", { class: "panel", "aria-labelledby": `stats-${v}` }, el("h3", { id: `stats-${v}` }, variantTitle(v)), figs);
+      // gins, undercuts, streaks, best and worst, in the server's words (as the terminal and the command)
+      if ((s.lines || []).length) panel.append(el("ul", { class: "stat-lines" }, ...s.lines.map((line) => el("li", {}, line))));
+      for (const o of s.opponents || []) {
+        panel.append(el("h4", {}, o.heading), el("ul", { class: "stat-lines" }, ...o.lines.map((line) => el("li", {}, line))));
+      }
       panel.append(
         el("h4", {}, _("Running average: points per hand (yours minus your opponents')")),
         lineChart(s.running_average, { label: _("Running average of points per hand over the games played: {n}", { n: s.running_average.length }) }),
