@@ -43,6 +43,10 @@ def _available(variant: str) -> list[str]:
 class StartScreen(Screen[None]):
     """Choose a variant, its options, the opponents and names; resume a saved game; statistics."""
 
+    # Below 110 columns the five buttons do not fit one row (English ends at column 106 with its
+    # margins, Korean and Latvian later): the screen is then "-narrow" and they sit in a grid.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012 (Textual declares it)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+n", "start", N_("Start game"), priority=True),
         Binding("ctrl+r", "resume", N_("Resume newest"), priority=True),
