@@ -5,29 +5,18 @@ settings file changes nothing and breaks nothing).  Seeded server, waits for con
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from test_web_app_phone import DESKTOP, Phone, serve
-from test_web_browser import CHROMIUM, LAUNCH_ARGS, SHOTS
+from test_web_browser import (
+    chromium_browser,  # noqa: F401 (the shared fixture 'browser')
+)
 
 pytestmark = [pytest.mark.browser]
 sync_api = pytest.importorskip("playwright.sync_api")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("needs Debian's chromium at /usr/bin/chromium")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
-        yield b
-        b.close()
 
 
 DAMAGED: list[dict[str, Any]] = [  # what an older page or an edit may have left

@@ -11,16 +11,13 @@ go to $GINRUMMY_SCREENSHOTS (else a temporary directory).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from test_web_browser import (  # the same server, browser and page helpers
-    CHROMIUM,
     HAND_OVER,
-    LAUNCH_ARGS,
     SHOTS,
     TIMEOUT,
     Page,
@@ -28,6 +25,7 @@ from test_web_browser import (  # the same server, browser and page helpers
     _free_port,
     _history,
     axe_problems,
+    chromium_browser,  # noqa: F401 (the shared fixture 'browser')
 )
 
 pytestmark = [pytest.mark.browser]
@@ -36,19 +34,6 @@ sync_api = pytest.importorskip("playwright.sync_api")
 PHONE = (390, 844)
 PHONE_LANDSCAPE = (844, 390)
 DESKTOP = (1280, 800)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    import os
-
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("needs Debian's chromium at /usr/bin/chromium")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
-        yield b
-        b.close()
 
 
 def serve(tmp_path: Path, seed: int, history: bool = False) -> tuple[Server, str]:

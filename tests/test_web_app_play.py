@@ -10,30 +10,20 @@ wait is for a condition.  Screenshots go to $GINRUMMY_SCREENSHOTS (else a tempor
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from test_web_app_phone import DESKTOP, PHONE, Phone, serve
-from test_web_browser import CHROMIUM, HAND_OVER, LAUNCH_ARGS, SHOTS, axe_problems
+from test_web_browser import (
+    HAND_OVER,
+    axe_problems,
+    chromium_browser,  # noqa: F401 (the shared fixture 'browser')
+)
 
 pytestmark = [pytest.mark.browser]
 sync_api = pytest.importorskip("playwright.sync_api")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    import os
-
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("needs Debian's chromium at /usr/bin/chromium")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
-        yield b
-        b.close()
 
 
 def set_option(page: Any, name: str, value: str) -> None:

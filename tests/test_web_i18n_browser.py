@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,10 @@ import pytest
 
 from ginrummy.web.messages import page_messages
 from test_web_app_phone import DESKTOP, PHONE, Phone, serve
-from test_web_browser import CHROMIUM, LAUNCH_ARGS, SHOTS
+from test_web_browser import (
+    SHOTS,
+    chromium_browser,  # noqa: F401 (the shared fixture 'browser')
+)
 
 pytestmark = [pytest.mark.browser]
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -58,19 +60,6 @@ CARD = re.compile(r"\b(10|[A2-9TJQK])[cdhs]\b")
 MARKED = re.compile(r"⟦[^⟦⟧]*⟧")
 # what may stand outside the markers: cards (7♥, the suit letter beside it, 7h), numbers, hashes
 ALLOWED = re.compile(r"^[(]?(?:(?:10|[A2-9TJQK])?[♣♦♥♠]?[cdhsCDHS]?|[0-9a-f]{64}|[\d\s·%.,:;()+−\-–/…]*)[),.:;]?$")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    import os
-
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("needs Debian's chromium at /usr/bin/chromium")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
-        yield b
-        b.close()
 
 
 class Speaker(Phone):
