@@ -3,7 +3,9 @@ each deal and each action, for the front ends' replay viewers.
 
 The game is over, so every hand is shown face up (a record holds every deal's seed or deck: anyone
 holding it can see every card).  Each step's words come from :mod:`ginrummy.words`, the one place
-that turns moves into text.
+that turns moves into text.  A record read from a file is checked whole first
+(:func:`ginrummy.record.replay`): a bad one raises :class:`~ginrummy.errors.RecordError` naming its
+field, hand and action, before any position is made.
 
 >>> from ginrummy.session import make_session
 >>> s = make_session("solitaire", deal_seed=3)
@@ -17,14 +19,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import words
 from .actions import Action
 from .i18n import _
-from .record import check, new_state
+from .record import check, new_state, replay
 
-__all__ = ["ReplayStep", "replay_steps"]
+if TYPE_CHECKING:
+    from .engine import State
+
+__all__ = ["ReplayStep", "ReplayedGame", "replay_game", "replay_steps"]
 
 
 @dataclass(frozen=True)
@@ -54,10 +59,33 @@ class ReplayStep:
     """At the end of a hand: the result as data (:meth:`ginrummy.engine.HandResult.to_json`)."""
 
 
-def replay_steps(record: Mapping[str, Any], *, viewer: int | None = 0, opening: bool = False) -> list[ReplayStep]:
+@dataclass(frozen=True)
+class ReplayedGame:
+    """A record replayed: its positions and the game as it stands at the record's end."""
+
+    steps: list[ReplayStep]
+    final: State
+    """The game after the record's last action (:func:`ginrummy.record.replay`)."""
+    truncated: bool
+    """More positions than ``limit``: ``steps`` are the first ones."""
+
+
+def replay_steps(
+    record: Mapping[str, Any], *, viewer: int | None = 0, opening: bool = False, limit: int | None = None
+) -> list[ReplayStep]:
     """Every position of ``record``, in order (:class:`~ginrummy.errors.RecordError` names a fault).
     ``viewer``: the seat whose moves read "You" (None: every seat by name); ``opening``: begin with
-    the position before the first deal (hand 0)."""
+    the position before the first deal (hand 0); ``limit``: at most this many positions."""
+    return replay_game(record, viewer=viewer, opening=opening, limit=limit).steps
+
+
+def replay_game(
+    record: Mapping[str, Any], *, viewer: int | None = 0, opening: bool = False, limit: int | None = None
+) -> ReplayedGame:
+    """:func:`replay_steps` with the final game.  The whole record is checked before the first
+    position is made (a fault anywhere raises :class:`~ginrummy.errors.RecordError` naming the
+    field, the hand and the action, as ``ginrummy replay`` reports it)."""
+    final = replay(record)  # checks everything: the deck a seed deals, each action's legality
     checked = check(record)
     state = new_state(checked)
     players = words.clean_names(state.players)
@@ -90,7 +118,11 @@ def replay_steps(record: Mapping[str, Any], *, viewer: int | None = 0, opening: 
     if opening:
         snap(0, -1, None, _("The game begins."))
 
+    full = False
     for hand in checked.hands:
+        if limit is not None and len(steps) >= limit:
+            full = True
+            break
         if hand.seed is not None:
             state.deal(seed=hand.seed, commitment=hand.commitment)
         else:
@@ -114,4 +146,7 @@ def replay_steps(record: Mapping[str, Any], *, viewer: int | None = 0, opening: 
                 players, seat, log.actions[-1], viewer=viewer, taken=taken, drawn=drawn, private=True
             )
             snap(hand.number, len(log.actions) - 1, seat, move)
-    return steps
+            if limit is not None and len(steps) > limit:
+                full = True
+                break
+    return ReplayedGame(steps[:limit] if limit is not None else steps, final, full)

@@ -1,4 +1,5 @@
-"""``ginrummy replay FILE [--json]``: replay a game record and print its summary (RECORD.md).
+"""``ginrummy replay FILE [--json | --view]``: replay a game record and print its summary (RECORD.md),
+or with ``--view`` step through it in the terminal's replay viewer.
 
 Without ``--json`` the summary is a table, hand by hand (result, deadwood, points, the count down
 to the joker), each hand followed by the engine's explanation of its score; then the totals and
@@ -6,6 +7,11 @@ whether the game is over.  ``FILE`` may be ``-`` for standard input.  It may hol
 as ``ginrummy export`` writes them, a JSON list of records or one record a line; each is replayed
 (``--json`` then prints a list).  An invalid record exits with status 1 and one line on standard
 error naming the record's field, hand and action, and what was wrong.
+
+``--view`` opens the terminal app's replay viewer on the record (:mod:`ginrummy.tui.records`):
+every hand face up, → ← a move, PgDn PgUp a hand, Home End, Escape to leave; a file of several
+records lists them first.  The records are checked whole before the viewer opens: a bad one gets
+the same one line and exit status, and nothing is shown.
 """
 
 from __future__ import annotations
@@ -30,13 +36,26 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help=_("the record (JSON; a list of records or JSON lines as ginrummy export writes), or - for standard input"),
     )
-    p.add_argument("--json", action="store_true", help=_("print the summary as one JSON object (a list for several)"))
+    shown = p.add_mutually_exclusive_group()
+    shown.add_argument(
+        "--json", action="store_true", help=_("print the summary as one JSON object (a list for several)")
+    )
+    shown.add_argument(
+        "--view",
+        action="store_true",
+        help=_("step through the record in the terminal's replay viewer, forwards and back, every hand face up"),
+    )
+    look = p.add_argument_group(_("replay viewer display (--view)"))
+    look.add_argument("--four-colour", "--four-color", action="store_true", help=_("clubs green, diamonds blue"))
+    look.add_argument("--high-contrast", action="store_true", help=_("high-contrast theme"))
 
 
 def run(args: argparse.Namespace) -> int:
     from ..record import load_records, replay, summary
 
     name = "stdin" if args.file == "-" else args.file
+    if args.view:
+        return _view(args, name)
     try:
         records = load_records(_stdin() if args.file == "-" else args.file)
         states = []
@@ -60,6 +79,25 @@ def run(args: argparse.Namespace) -> int:
         blocks = [head.format(i=i, n=len(blocks)) + f"\n{block}" for i, block in enumerate(blocks, 1)]
     print(printable("\n\n".join(blocks)))
     return 0
+
+
+def _view(args: argparse.Namespace, name: str) -> int:
+    """The terminal's replay viewer on the file's records, once every one of them is checked."""
+    from ..record import load_records
+    from ..tui.records import RecordsApp
+
+    if args.file == "-":
+        error("replay", _("--view reads a file, not standard input (the viewer needs the terminal)"))
+        return EXIT_INVALID
+    try:
+        records = load_records(args.file)
+        look = {"four_colour": args.four_colour, "high_contrast": args.high_contrast}
+        app = RecordsApp(records, source=printable(name), **look)
+    except RecordError as exc:
+        error("replay", f"{name}: {exc}")
+        return EXIT_INVALID
+    app.run()
+    return int(app.return_code or 0)
 
 
 def render(out: dict[str, Any], state: Any) -> str:

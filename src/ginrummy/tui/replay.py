@@ -1,9 +1,11 @@
 """Replaying finished games: the list of your finished games (newest first) and a viewer that steps
-through one, forwards and back (the positions come from :func:`ginrummy.replays.replay_steps`)."""
+through one, or through a game record read from a file (``ginrummy replay FILE --view``), forwards
+and back (the positions come from :func:`ginrummy.replays.replay_game`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -17,13 +19,16 @@ from textual.widgets.option_list import Option
 
 from ..errors import GinRummyError
 from ..i18n import N_, _, ngettext
-from ..replays import ReplayStep, replay_steps
+from ..replays import ReplayStep, replay_game
 from ..store import FinishedGame
 from ..words import clean_names, display_names
 from .common import host, put, speak_keys
 from .widgets import cards_text, palette_name
 
-__all__ = ["HistoryScreen", "ReplayScreen", "step_text"]
+__all__ = ["MAX_STEPS", "HistoryScreen", "ReplayScreen", "step_text"]
+
+MAX_STEPS = 50_000
+"""The positions the viewer makes at most (a record of hundreds of hands is shown from its start)."""
 
 
 def step_text(step: ReplayStep, players: Sequence[str], position: tuple[int, int], palette: str) -> Text:
@@ -65,11 +70,20 @@ class ReplayScreen(Screen[None]):
         Binding("escape", "app.pop_screen", N_("Back to the list")),
     ]
 
-    def __init__(self, record: Mapping[str, Any], *, viewer: int | None = 0, title: str = "") -> None:
+    def __init__(
+        self, record: Mapping[str, Any], *, viewer: int | None = 0, title: str = "", back: str | None = None
+    ) -> None:
+        """``back``: what Escape does, in words for the footer (default: back to the list)."""
         super().__init__()
         speak_keys(self)
-        self.steps = replay_steps(record, viewer=viewer)  # RecordError for a bad record: nothing is shown
-        players = list(record.get("players") or [f"Player {i + 1}" for i in range(len(self.steps[0].hands))])
+        if back is not None:
+            keys = self._bindings.key_to_bindings
+            keys["escape"] = [replace(b, description=back) for b in keys["escape"]]
+        # RecordError for a bad record, naming its field, hand and action: nothing is shown
+        game = replay_game(record, viewer=viewer, limit=MAX_STEPS)
+        self.steps = game.steps
+        self.truncated = game.truncated
+        players = list(game.final.players)
         self.players = [_("You") if i == viewer else p for i, p in enumerate(display_names(clean_names(players)))]
         self.position = 0
         self.game_title = title
@@ -83,6 +97,8 @@ class ReplayScreen(Screen[None]):
     def on_mount(self) -> None:
         self.sub_title = _("replay") + (f" · {self.game_title}" if self.game_title else "")
         self.show()
+        if self.truncated:
+            self.notify(_("A long record: its first {n} positions are shown.").format(n=len(self.steps)), markup=False)
 
     def show(self) -> None:
         app = host(self)

@@ -19,8 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..record import replay
-from ..replays import ReplayStep, replay_steps
+from ..replays import ReplayStep, replay_game
 
 __all__ = ["MAX_FRAMES", "replay_frames"]
 
@@ -49,11 +48,12 @@ def _frame(step: ReplayStep) -> dict[str, Any]:
 def replay_frames(record: Mapping[str, Any]) -> dict[str, Any]:
     """The positions of a finished game's ``record``, from before the first deal to the end, each
     with ``move``, the step that led to it in words (a deal, or a move as the log words it)."""
-    steps = replay_steps(record, viewer=None, opening=True)
-    final = replay(record)
+    game = replay_game(record, viewer=None, opening=True, limit=MAX_FRAMES)
+    final = game.final
     return {
         "variant": final.variant,
         "players": list(final.players),
-        "frames": [_frame(step) for step in steps[:MAX_FRAMES]],
+        "frames": [_frame(step) for step in game.steps],
+        "truncated": game.truncated,
         "final_totals": final.final_totals() if final.game_over else None,
     }
