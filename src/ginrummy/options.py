@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Literal, get_args, get_type_hints
 
 from .errors import OptionError
+from .i18n import _, ngettext
 
 __all__ = [
     "PRESETS",
@@ -207,31 +208,53 @@ def options_for(variant: str, given: Mapping[str, Any] | Options | None = None) 
     object).  Anything wrong (an unknown variant or name, a bad value, ``given`` not a mapping)
     raises :class:`OptionError`, one line naming the option; never a bare ValueError or TypeError."""
     if not isinstance(variant, str) or variant not in _CLASSES:
-        raise OptionError(f"unknown variant {show(variant)}; choose one of {', '.join(VARIANTS)}")
+        raise OptionError(
+            _("unknown variant {variant}; choose one of {variants}").format(
+                variant=show(variant), variants=", ".join(VARIANTS)
+            )
+        )
     cls = _CLASSES[variant]
     if isinstance(given, _Base):
         if not isinstance(given, cls):
-            raise OptionError(f"{type(given).__name__} are not options of {variant}")
+            raise OptionError(
+                _("{kind} are not options of {variant}").format(kind=type(given).__name__, variant=variant)
+            )
         given = {k: v for k, v in dataclasses.asdict(given).items() if k not in _NOT_IN.get(variant, frozenset())}
     if given is None:
         given = {}
     if not isinstance(given, Mapping):
-        raise OptionError(f"the options of {variant} must be a mapping of names to values, got {show(given)}")
+        raise OptionError(
+            _("the options of {variant} must be a mapping of names to values, got {value}").format(
+                variant=variant, value=show(given)
+            )
+        )
     values: dict[str, Any] = dict(_VARIANT_DEFAULTS.get(variant, {}))
     given = dict(given)
     preset = given.pop("preset", None)
     if preset is not None:
         if variant not in ("classic", "oklahoma", "hollywood") or not isinstance(preset, str) or preset not in PRESETS:
-            raise OptionError(f"unknown preset {show(preset)} for {variant}; choose one of {', '.join(PRESETS)}")
+            raise OptionError(
+                _("unknown preset {preset} for {variant}; choose one of {presets}").format(
+                    preset=show(preset), variant=variant, presets=", ".join(PRESETS)
+                )
+            )
         values.update(PRESETS[preset])
     hints = _hints(cls)
     names = set(hints) - _NOT_IN.get(variant, frozenset())
     for name, value in given.items():
         if not isinstance(name, str) or name not in names:
-            raise OptionError(f"unknown option {show(name)} for {variant}; options are {', '.join(sorted(names))}")
+            raise OptionError(
+                _("unknown option {option} for {variant}; options are {options}").format(
+                    option=show(name), variant=variant, options=", ".join(sorted(names))
+                )
+            )
         values[name] = _check(variant, name, hints[name], value)
     if cls is ThreeOptions and values.get("first_box", 0) == values.get("first_captain", 1):
-        raise OptionError("options first_box and first_captain of three must name two different seats")
+        raise OptionError(
+            _("options {first_box} and {first_captain} of {variant} must name two different seats").format(
+                first_box="first_box", first_captain="first_captain", variant="three"
+            )
+        )
     return cls(**values)  # type: ignore[return-value]
 
 
@@ -239,11 +262,12 @@ def show(value: object, limit: int = 40) -> str:
     """A short, one-line, always printable ``repr`` of a value a user gave (for error messages):
     long texts are cut, huge integers are described, and nothing this does can raise."""
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
-        return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
+        n = int(value.bit_length() * 0.30103) + 1
+        return ngettext("an integer of about {n} digit", "an integer of about {n} digits", n).format(n=n)
     try:
         text = repr(value)
     except Exception:  # a repr that fails (too deep, or broken): name the type instead
-        return f"a {type(value).__name__}"
+        return _("a {kind}").format(kind=type(value).__name__)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -265,27 +289,47 @@ def _check(variant: str, name: str, hint: Any, value: Any) -> Any:
     choices = get_args(hint)
     if choices and all(isinstance(c, str) for c in choices):
         if not isinstance(value, str) or value not in choices:
-            raise OptionError(f"option {name} of {variant} must be one of {', '.join(choices)}, got {show(value)}")
+            raise OptionError(
+                _("option {option} of {variant} must be one of {choices}, got {value}").format(
+                    option=name, variant=variant, choices=", ".join(choices), value=show(value)
+                )
+            )
         return value
     if hint is bool:
         if isinstance(value, bool):
             return value
         if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "on", "off", "1", "0"):
             return value.lower() in ("true", "yes", "on", "1")
-        raise OptionError(f"option {name} of {variant} must be true or false, got {show(value)}")
+        raise OptionError(
+            _("option {option} of {variant} must be true or false, got {value}").format(
+                option=name, variant=variant, value=show(value)
+            )
+        )
     if hint is int:
         lo, hi = _RANGES.get(name, (0, 1000))
         if isinstance(value, str) and _INT_TEXT.fullmatch(value):
             digits = value.strip().lstrip("+-").lstrip("0")
             if len(digits) > 12:  # far out of every range: no need to read it (nor to hit int's limits)
-                raise OptionError(f"option {name} of {variant} must be from {lo} to {hi}, got {show(value)}")
+                raise OptionError(_range_error(variant, name, lo, hi, value))
             value = int(value)
         if not isinstance(value, int) or isinstance(value, bool):
-            raise OptionError(f"option {name} of {variant} must be an integer, got {show(value)}")
+            raise OptionError(
+                _("option {option} of {variant} must be an integer, got {value}").format(
+                    option=name, variant=variant, value=show(value)
+                )
+            )
         if not lo <= value <= hi:
-            raise OptionError(f"option {name} of {variant} must be from {lo} to {hi}, got {show(value)}")
+            raise OptionError(_range_error(variant, name, lo, hi, value))
         return int(value)
-    raise OptionError(f"option {name} of {variant} cannot be set")  # pragma: no cover
+    raise OptionError(
+        _("option {option} of {variant} cannot be set").format(option=name, variant=variant)
+    )  # pragma: no cover
+
+
+def _range_error(variant: str, name: str, lo: int, hi: int, value: object) -> str:
+    return _("option {option} of {variant} must be from {low} to {high}, got {value}").format(
+        option=name, variant=variant, low=lo, high=hi, value=show(value)
+    )
 
 
 def option_help(variant: str) -> list[tuple[str, Any, str, tuple[Any, ...]]]:

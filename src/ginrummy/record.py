@@ -22,6 +22,7 @@ from typing import IO, TYPE_CHECKING, Any
 from .actions import Action
 from .cards import Card
 from .errors import GinRummyError, RecordError
+from .i18n import N_, _, ngettext
 from .variants import variant_names
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ _MAX_DIGITS = 100  # a seed is below 2**256 (78 digits); no number in a record n
 def read_limited(source: str | os.PathLike[str] | IO[bytes] | IO[str], *, limit: int | None = None) -> bytes:
     """The bytes of a file (or a binary stream such as standard input), at most ``limit``: a larger
     one (``/dev/zero``, a stray disk image) raises :class:`RecordError` without reading it all."""
-    name = "standard input" if not isinstance(source, (str, os.PathLike)) else os.fspath(source)
+    name = _("standard input") if not isinstance(source, (str, os.PathLike)) else os.fspath(source)
     limit = MAX_BYTES if limit is None else limit
     try:
         if isinstance(source, (str, os.PathLike)):
@@ -69,10 +70,20 @@ def read_limited(source: str | os.PathLike[str] | IO[bytes] | IO[str], *, limit:
             got = source.read(limit + 1)
             data = got.encode("utf-8", "surrogateescape") if isinstance(got, str) else got
     except OSError as exc:
-        raise RecordError(f"record: cannot read {name}: {exc.strerror or exc}") from None
+        raise RecordError(
+            _("record: cannot read {name}: {reason}").format(name=name, reason=exc.strerror or exc)
+        ) from None
     if len(data) > limit:
-        size = f"{limit // (1024 * 1024)} MiB" if limit >= 1024 * 1024 else f"{limit} bytes"
-        raise RecordError(f"record: {name} is larger than {size}, too large for a record")
+        if limit >= 1024 * 1024:
+            mib = limit // (1024 * 1024)
+            message = _("record: {name} is larger than {mib} MiB, too large for a record").format(name=name, mib=mib)
+        else:
+            message = ngettext(
+                "record: {name} is larger than {n} byte, too large for a record",
+                "record: {name} is larger than {n} bytes, too large for a record",
+                limit,
+            ).format(name=name, n=limit)
+        raise RecordError(message)
     return data
 
 
@@ -82,40 +93,50 @@ def decode(data: bytes) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise RecordError(f"record: not UTF-8 text (byte {exc.start + 1}, line {line}: {exc.reason})") from None
+        raise RecordError(
+            _("record: not UTF-8 text (byte {byte}, line {line}: {reason})").format(
+                byte=exc.start + 1, line=line, reason=exc.reason
+            )
+        ) from None
 
 
 def _parse_int(text: str) -> int:
     digits = len(text.lstrip("-"))
     if digits > _MAX_DIGITS:
-        raise RecordError(f"record: a number of {digits} digits (at most {_MAX_DIGITS} are read)")
+        raise RecordError(
+            _("record: a number of {digits} digits (at most {most} are read)").format(digits=digits, most=_MAX_DIGITS)
+        )
     return int(text)
 
 
 def _parse_float(text: str) -> float:
     value = float(text)
     if value != value or value in (float("inf"), float("-inf")):
-        raise RecordError(f"record: the number {text[:20]!r} is out of range")
+        raise RecordError(_("record: the number {number} is out of range").format(number=repr(text[:20])))
     return value
 
 
 def _no_constant(text: str) -> Any:
-    raise RecordError(f"record: not JSON ({text} is not a JSON value)")
+    raise RecordError(_("record: not JSON ({text} is not a JSON value)").format(text=text))
 
 
 def _json(text: str) -> Any:
     try:
         return json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"record: not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+        raise RecordError(
+            _("record: not JSON ({reason} at line {line} column {column})").format(
+                reason=json_reason(exc.msg), line=exc.lineno, column=exc.colno
+            )
+        ) from None
     except RecursionError:
-        raise RecordError("record: not a record (its JSON is nested too deeply)") from None
+        raise RecordError(_("record: not a record (its JSON is nested too deeply)")) from None
 
 
 def _check_text(data: Any) -> None:
     """Every string in ``data`` must be Unicode text that can be written out: a lone surrogate
     (``"\\ud800"`` in JSON) raises :class:`RecordError` naming the field.  Iterative: any depth."""
-    stack: list[tuple[Any, str]] = [(data, "record")]
+    stack: list[tuple[Any, str]] = [(data, "")]
     while stack:
         node, where = stack.pop()
         if isinstance(node, str):
@@ -123,7 +144,7 @@ def _check_text(data: Any) -> None:
         elif isinstance(node, dict):
             for key, value in node.items():
                 field = _name(_text(key, where))
-                stack.append((value, field if where == "record" else f"{where}.{field}"))
+                stack.append((value, field if not where else f"{where}.{field}"))
         elif isinstance(node, list):
             stack.extend((v, f"{where}[{i}]") for i, v in enumerate(node))
 
@@ -132,7 +153,9 @@ def _text(value: str, where: str) -> str:
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        raise RecordError(f"{where}: not valid Unicode text (a lone surrogate)") from None
+        if not where:
+            raise RecordError(_("record: not valid Unicode text (a lone surrogate)")) from None
+        raise RecordError(_("{field}: not valid Unicode text (a lone surrogate)").format(field=where)) from None
     return value
 
 
@@ -140,7 +163,7 @@ def loads(text: str) -> dict[str, Any]:
     """One record from JSON text (not validated beyond being a JSON object of valid text)."""
     data = _json(text)
     if not isinstance(data, dict):
-        raise RecordError("record: a record is a JSON object")
+        raise RecordError(_("record: a record is a JSON object"))
     _check_text(data)
     return data
 
@@ -164,7 +187,7 @@ def parse_records(text: str) -> list[dict[str, Any]]:
             try:
                 out.append(loads(line))
             except RecordError as exc:
-                raise RecordError(f"line {n}: {exc}") from None
+                raise RecordError(_("line {n}: {error}").format(n=n, error=exc)) from None
         return out
     if isinstance(data, dict):
         _check_text(data)
@@ -172,12 +195,14 @@ def parse_records(text: str) -> list[dict[str, Any]]:
     if isinstance(data, list) and data:
         for i, item in enumerate(data):
             if not isinstance(item, dict):
-                raise RecordError(f"records[{i}]: a record is a JSON object, got {_show(item)}")
+                raise RecordError(
+                    _("records[{i}]: a record is a JSON object, got {value}").format(i=i, value=_show(item))
+                )
         _check_text(data)
         return data
     if isinstance(data, list):
-        raise RecordError("record: an empty list, no records (ginrummy export of no finished games)")
-    raise RecordError("record: a record is a JSON object (or a list of them, as ginrummy export writes)")
+        raise RecordError(_("record: an empty list, no records (ginrummy export of no finished games)"))
+    raise RecordError(_("record: a record is a JSON object (or a list of them, as ginrummy export writes)"))
 
 
 def load_records(source: str | os.PathLike[str] | IO[bytes] | IO[str]) -> list[dict[str, Any]]:
@@ -214,19 +239,48 @@ def _show(value: Any) -> str:
         return json.dumps(value)
     if isinstance(value, int):
         text = str(value)
-        return text if len(text) <= 40 else f"an integer of {len(text.lstrip('-'))} digits"
+        if len(text) <= 40:
+            return text
+        n = len(text.lstrip("-"))
+        return ngettext("an integer of {n} digit", "an integer of {n} digits", n).format(n=n)
     if isinstance(value, float):
         return repr(value)
     if isinstance(value, list):
-        return "a list" if value else "an empty list"
+        return _("a list") if value else _("an empty list")
     if isinstance(value, dict):
-        return "an object"
+        return _("an object")
     return type(value).__name__
 
 
 def _name(key: str) -> str:
     """A field name as written in a message: plain if it is short and printable, else quoted."""
     return key if key.isprintable() and 0 < len(key) <= 40 else _show(key)
+
+
+def _where(number: int) -> str:
+    """Where hand ``number`` (1-based) is in a record, for messages: ``hands[0] (hand 1)``."""
+    return _("hands[{i}] (hand {number})").format(i=number - 1, number=number)
+
+
+_JSON_REASONS = {
+    "Expecting value": N_("Expecting value"),
+    "Expecting property name enclosed in double quotes": N_("Expecting property name enclosed in double quotes"),
+    "Expecting ':' delimiter": N_("Expecting ':' delimiter"),
+    "Expecting ',' delimiter": N_("Expecting ',' delimiter"),
+    "Unterminated string starting at": N_("Unterminated string starting at"),
+    "Invalid control character at": N_("Invalid control character at"),
+    "Invalid \\escape": N_("Invalid \\escape"),
+    "Invalid \\uXXXX escape": N_("Invalid \\uXXXX escape"),
+    "Extra data": N_("Extra data"),
+    "Illegal trailing comma before end of object": N_("Illegal trailing comma before end of object"),
+    "Illegal trailing comma before end of array": N_("Illegal trailing comma before end of array"),
+}
+
+
+def json_reason(msg: str) -> str:
+    """What Python's JSON reader found wrong (``Expecting value``), in the current language."""
+    known = _JSON_REASONS.get(msg)
+    return _(known) if known is not None else msg
 
 
 def _is_int(value: Any) -> bool:
@@ -245,7 +299,7 @@ class CheckedHand:
 
     @property
     def where(self) -> str:
-        return f"hands[{self.number - 1}] (hand {self.number})"
+        return _where(self.number)
 
 
 @dataclass(frozen=True)
@@ -263,77 +317,132 @@ def check(record: Any) -> CheckedRecord:
     """Check every field of a record for its type and form; raise :class:`RecordError` with one
     line naming the field.  The one place where a record's fields are read."""
     if not isinstance(record, Mapping):
-        raise RecordError("record: a record is a JSON object")
+        raise RecordError(_("record: a record is a JSON object"))
     _check_text(record)
     fmt = record.get("format", "ginrummy-record/1")
     if fmt != "ginrummy-record/1":
-        raise RecordError(f"format: unsupported record format {_show(fmt)} (expected 'ginrummy-record/1')")
+        raise RecordError(
+            _("format: unsupported record format {format} (expected {expected})").format(
+                format=_show(fmt), expected="'ginrummy-record/1'"
+            )
+        )
     unknown = [str(k) for k in record if k not in _KEYS]
     if unknown:
-        raise RecordError(f"record: unknown field(s) {', '.join(_name(k) for k in sorted(unknown))}")
+        raise RecordError(
+            ngettext(
+                # TRANSLATORS: the English says field(s) in both forms (tests and scripts read it); count the fields.
+                "record: unknown field(s) {fields}",
+                "record: unknown field(s) {fields}",
+                len(unknown),
+            ).format(fields=", ".join(_name(k) for k in sorted(unknown)))
+        )
     if "variant" not in record:
-        raise RecordError(f"variant: missing; expected one of {', '.join(variant_names())}")
+        raise RecordError(_("variant: missing; expected one of {variants}").format(variants=", ".join(variant_names())))
     variant = record.get("variant")
     if not isinstance(variant, str) or variant not in variant_names():
-        raise RecordError(f"variant: unknown variant {_show(variant)}; expected one of {', '.join(variant_names())}")
+        raise RecordError(
+            _("variant: unknown variant {variant}; expected one of {variants}").format(
+                variant=_show(variant), variants=", ".join(variant_names())
+            )
+        )
     options = record.get("options", {})
     if options is None:
         options = {}
     if not isinstance(options, Mapping):
-        raise RecordError(f"options: must be an object of option names and values, got {_show(options)}")
+        raise RecordError(
+            _("options: must be an object of option names and values, got {value}").format(value=_show(options))
+        )
     for name, value in options.items():
         if not isinstance(value, (str, int, float, bool)):
-            raise RecordError(f"options.{_name(name)}: must be a string, a number or true/false, got {_show(value)}")
+            raise RecordError(
+                _("options.{option}: must be a string, a number or true/false, got {value}").format(
+                    option=_name(name), value=_show(value)
+                )
+            )
     players = record.get("players")
     if players is not None:
         if not isinstance(players, list):
-            raise RecordError(f"players: must be a list of names, got {_show(players)}")
+            raise RecordError(_("players: must be a list of names, got {value}").format(value=_show(players)))
         for i, p in enumerate(players):
             if not isinstance(p, str):
-                raise RecordError(f"players: must be a list of names; players[{i}] is {_show(p)}")
+                raise RecordError(
+                    _("players: must be a list of names; players[{i}] is {value}").format(i=i, value=_show(p))
+                )
     hands = record.get("hands", [])
     if not isinstance(hands, list):
-        raise RecordError(f"hands: must be a list of hands, got {_show(hands)}")
+        raise RecordError(_("hands: must be a list of hands, got {value}").format(value=_show(hands)))
     checked = [_check_hand(i, hand) for i, hand in enumerate(hands, 1)]
     return CheckedRecord(variant, dict(options), None if players is None else list(players), checked)
 
 
 def _check_hand(number: int, hand: Any) -> CheckedHand:
-    where = f"hands[{number - 1}] (hand {number})"
+    where = _where(number)
     if not isinstance(hand, Mapping):
-        raise RecordError(f"{where}: a hand is an object with deck or seed, and actions; got {_show(hand)}")
+        raise RecordError(
+            _("{where}: a hand is an object with deck or seed, and actions; got {value}").format(
+                where=where, value=_show(hand)
+            )
+        )
     extra = [str(k) for k in hand if k not in _HAND_KEYS]
     if extra:
-        raise RecordError(f"{where}: unknown field(s) {', '.join(_name(k) for k in sorted(extra))}")
+        raise RecordError(
+            ngettext("{where}: unknown field(s) {fields}", "{where}: unknown field(s) {fields}", len(extra)).format(
+                where=where, fields=", ".join(_name(k) for k in sorted(extra))
+            )
+        )
     if "deck" not in hand and "seed" not in hand:
-        raise RecordError(f"{where}: give a deck or a seed")
+        raise RecordError(_("{where}: give a deck or a seed").format(where=where))
     seed: Any = hand.get("seed")
     if "seed" in hand and (not _is_int(seed) or not 0 <= seed < 1 << 256):
-        raise RecordError(f"{where}.seed: seed must be an integer from 0 to 2**256-1, got {_show(seed)}")
+        raise RecordError(
+            _("{where}.seed: seed must be an integer from 0 to 2**256-1, got {value}").format(
+                where=where, value=_show(seed)
+            )
+        )
     deck: list[Card] | None = None
     if "deck" in hand:
         raw = hand["deck"]
         if not isinstance(raw, list):
-            raise RecordError(f"{where}.deck: deck must be a list of card strings, got {_show(raw)}")
+            raise RecordError(
+                _("{where}.deck: deck must be a list of card strings, got {value}").format(
+                    where=where, value=_show(raw)
+                )
+            )
         deck = []
         for i, text in enumerate(raw):
             if not isinstance(text, str):
-                raise RecordError(f"{where}.deck: deck must be a list of card strings; deck[{i}] is {_show(text)}")
+                raise RecordError(
+                    _("{where}.deck: deck must be a list of card strings; deck[{i}] is {value}").format(
+                        where=where, i=i, value=_show(text)
+                    )
+                )
             try:
                 deck.append(Card.parse(text))
             except GinRummyError:
                 raise RecordError(
-                    f"{where}.deck: not a card: {_show(text)} (expected rank A23456789TJQK and suit cdhs, e.g. 'Th')"
+                    _("{where}.deck: not a card: {text} (expected rank A23456789TJQK and suit cdhs, e.g. 'Th')").format(
+                        where=where, text=_show(text)
+                    )
                 ) from None
     commitment = hand.get("commitment")
     if commitment is not None and not isinstance(commitment, str):
-        raise RecordError(f"{where}.commitment: must be a string, got {_show(commitment)}")
+        raise RecordError(
+            _("{where}.commitment: must be a string, got {value}").format(where=where, value=_show(commitment))
+        )
     actions = hand.get("actions", [])
     if not isinstance(actions, list):
-        raise RecordError(f"{where}.actions: must be a list of action strings, got {_show(actions)}")
+        raise RecordError(
+            _("{where}.actions: must be a list of action strings, got {value}").format(
+                where=where, value=_show(actions)
+            )
+        )
     for i, text in enumerate(actions):
         if not isinstance(text, str):
-            raise RecordError(f"{where}.actions[{i}] (action {i + 1}, {_show(text)}): not an action string")
+            raise RecordError(
+                _("{where}.actions[{i}] (action {number}, {text}): not an action string").format(
+                    where=where, i=i, number=i + 1, text=_show(text)
+                )
+            )
     return CheckedHand(number, seed if "seed" in hand else None, deck, commitment, list(actions))
 
 
@@ -341,12 +450,16 @@ def _check_hand(number: int, hand: Any) -> CheckedHand:
 def new_state(checked: CheckedRecord) -> State:
     """The game a checked record starts: its variant, options and players, before any deal."""
     from .engine import State
+    from .options import options_for
 
+    try:
+        options_for(checked.variant, checked.options)
+    except GinRummyError as exc:
+        raise RecordError(_("options: {error}").format(error=exc)) from None
     try:
         return State.new(checked.variant, checked.options, checked.players)
     except GinRummyError as exc:
-        field = "players" if "player names" in str(exc) else "options"
-        raise RecordError(f"{field}: {exc}") from None
+        raise RecordError(_("players: {error}").format(error=exc)) from None
 
 
 def play_hand(state: State, hand: CheckedHand) -> None:
@@ -354,25 +467,27 @@ def play_hand(state: State, hand: CheckedHand) -> None:
     the field and the action at fault."""
     where = hand.where
     if state.is_terminal:
-        raise RecordError(f"{where}: the game was already over")
+        raise RecordError(_("{where}: the game was already over").format(where=where))
     if not state.needs_deal:
-        raise RecordError(f"{where}: the previous hand is not finished")
+        raise RecordError(_("{where}: the previous hand is not finished").format(where=where))
     try:
         if hand.seed is not None:
             if hand.deck is not None and hand.deck != state.deck_for_seed(hand.seed):
                 # Both: the deck as played, kept for verification; it must be the seed's shuffle (as cards).
-                raise RecordError(f"{where}.deck: the deck is not the one its seed deals (see ginrummy verify)")
+                raise RecordError(
+                    _("{where}.deck: the deck is not the one its seed deals (see ginrummy verify)").format(where=where)
+                )
             state.deal(seed=hand.seed, commitment=hand.commitment)
         else:
             assert hand.deck is not None
             try:
                 state.deal(hand.deck, commitment=hand.commitment)
             except GinRummyError as exc:
-                raise RecordError(f"{where}.deck: {exc}") from None
+                raise RecordError(_("{where}.deck: {error}").format(where=where, error=exc)) from None
     except RecordError:
         raise
     except GinRummyError as exc:
-        raise RecordError(f"{where}.seed: {exc}") from None
+        raise RecordError(_("{where}.seed: {error}").format(where=where, error=exc)) from None
     for a_i, text in enumerate(hand.actions, 1):
         try:
             action = Action.parse(text)
@@ -380,7 +495,11 @@ def play_hand(state: State, hand: CheckedHand) -> None:
                 state.apply(_DRAW)  # RECORD.md: the solitaire opening's draw is not written
             state.apply(action)
         except GinRummyError as exc:
-            raise RecordError(f"{where}.actions[{a_i - 1}] (action {a_i}, {_show(text)}): {exc}") from None
+            raise RecordError(
+                _("{where}.actions[{i}] (action {number}, {text}): {error}").format(
+                    where=where, i=a_i - 1, number=a_i, text=_show(text), error=exc
+                )
+            ) from None
 
 
 def replay_hands(checked: CheckedRecord) -> Iterator[tuple[CheckedHand, State]]:

@@ -1,0 +1,138 @@
+"""Errors raised deep in the library reach players in their language (issue 18): every message
+that can reach a person comes from the catalogs, worded in the language in effect when raised.
+
+Each case below makes the library refuse something (a bad option, a bad record, a card that is not
+a card, an illegal move...) and checks the one-line message in Korean and Latvian (no English word
+left: only the data the message names, such as option names, card notation and record fields) and
+in the pseudo-locale ``xx`` (the whole message inside ``⟦…⟧``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from ginrummy import i18n
+from ginrummy.errors import GinRummyError
+from ginrummy.options import options_for
+from ginrummy.record import check, parse_records, replay
+
+# Words that are data in every language: record fields, command and format names, units, the card
+# notation's letters.  A case adds the words its own data brings in (an option's name, a value).
+DATA_WORDS = {
+    "actions",
+    "commitment",
+    "deck",
+    "export",
+    "false",
+    "format",
+    "ginrummy",
+    "hands",
+    "JSON",
+    "MiB",
+    "options",
+    "players",
+    "records",
+    "seed",
+    "Th",
+    "cdhs",
+    "true",
+    "UTF",
+    "variant",
+    "verify",
+}
+VARIANT_WORDS = {"classic", "oklahoma", "hollywood", "three", "solitaire", "gin"}
+
+
+def ascii_words(text: str) -> set[str]:
+    return set(re.findall(r"(?<![\w.-])[A-Za-z]{2,}(?!\w)", text))
+
+
+def words_left(message: str, english: str, allowed: set[str]) -> set[str]:
+    """The words of the English ``english`` still found in its translation ``message``, apart
+    from data (record fields, option names, values: ``allowed``): English left over.  (A Latvian
+    word spelled in ASCII, such as ``no`` or ``un``, counts only if the English has it too.)"""
+    return (ascii_words(message) & ascii_words(english)) - DATA_WORDS - VARIANT_WORDS - allowed
+
+
+def raised(make: Callable[[], Any]) -> GinRummyError:
+    with pytest.raises(GinRummyError) as info:
+        make()
+    return info.value
+
+
+def record(**fields: Any) -> dict[str, Any]:
+    return {"format": "ginrummy-record/1", "variant": "classic", **fields}
+
+
+# (what is refused, allowed data words) -- each case is seeded or fully explicit
+CASES: dict[str, tuple[Callable[[], Any], set[str]]] = {
+    "option not an integer": (lambda: options_for("classic", {"gin_bonus": "lots"}), {"gin_bonus", "lots"}),
+    "option out of range": (lambda: options_for("classic", {"knock_limit": 500}), {"knock_limit"}),
+    "option not a choice": (
+        lambda: options_for("oklahoma", {"oklahoma_ace": "maybe"}),
+        {"oklahoma_ace", "maybe", "gin_only", "one"},
+    ),
+    "option not a flag": (lambda: options_for("oklahoma", {"spades_double": "perhaps"}), {"spades_double", "perhaps"}),
+    "unknown option": (lambda: options_for("solitaire", {"colour": 1}), {"colour", "scoring"}),
+    "unknown variant": (lambda: options_for("canasta"), {"canasta"}),
+    "unknown preset": (lambda: options_for("classic", {"preset": "wild"}), {"preset", "wild", "modern"}),
+    "roles of three": (
+        lambda: options_for("three", {"first_box": 1, "first_captain": 1}),
+        {"first_box", "first_captain"},
+    ),
+    "huge integer option": (lambda: options_for("classic", {"gin_bonus": 10**40}), {"gin_bonus"}),
+    "record not JSON": (lambda: parse_records("{nope"), set()),
+    "record not an object": (lambda: check([1]), set()),
+    "record unknown field": (lambda: check(record(date="today")), {"date"}),
+    "record unknown variant": (lambda: check(record(variant="canasta")), {"canasta"}),
+    "record bad seed": (lambda: check(record(hands=[{"seed": -1}])), set()),
+    "record deck not a list": (lambda: check(record(hands=[{"deck": 52}])), set()),
+    "record bad card": (lambda: check(record(hands=[{"deck": ["Zz"]}])), {"Zz"}),
+    "record hand field": (lambda: check(record(hands=[{"seed": 1, "notes": "x"}])), {"notes"}),
+    "record players": (lambda: check(record(players=["A", 7])), set()),
+    "record options": (lambda: replay(record(options={"gin_bonus": "lots"})), {"gin_bonus", "lots"}),
+    "records empty": (lambda: parse_records("[]"), set()),
+    "record nested": (lambda: parse_records("[" * 100000), set()),
+}
+
+
+@pytest.mark.parametrize("lang", ["ko", "lv"])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_refusal_is_worded_in_the_language_in_effect(case: str, lang: str) -> None:
+    make, allowed = CASES[case]
+    english = str(raised(make))
+    with i18n.using(lang):
+        message = str(raised(make))
+    assert "\n" not in message and message.strip() == message
+    assert message != english
+    assert words_left(message, english, allowed) == set(), f"{lang}: English left in {message!r}"
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_the_pseudo_locale_wraps_the_whole_message(case: str) -> None:
+    make, _allowed = CASES[case]
+    with i18n.using("xx"):
+        message = str(raised(make))
+    assert message.startswith(i18n.PSEUDO_OPEN) and message.endswith(i18n.PSEUDO_CLOSE), message
+    assert message.count(i18n.PSEUDO_OPEN) == message.count(i18n.PSEUDO_CLOSE)
+
+
+def test_english_is_unchanged() -> None:
+    """The English wording scripts and tests read is what it was."""
+    assert str(raised(lambda: options_for("classic", {"gin_bonus": "lots"}))) == (
+        "option gin_bonus of classic must be an integer, got 'lots'"
+    )
+    assert str(raised(lambda: check(record(date="x")))) == "record: unknown field(s) date"
+    assert str(raised(lambda: replay(record(players=["Ann"])))) == "players: classic has 2 seats, got 1 player names"
+
+
+def test_latvian_counts_agree_with_their_number() -> None:
+    """A count in an error takes Latvian's plural form of its number."""
+    with i18n.using("lv"):
+        one = str(raised(lambda: check(record(date=1))))
+        two = str(raised(lambda: check(record(date=1, time=2))))
+    assert one == "ieraksts: nezināms lauks date"
+    assert two == "ieraksts: nezināmi lauki date, time"
