@@ -6,9 +6,12 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from starlette.applications import Starlette
+
+from .. import i18n
+from ..i18n import N_
 
 __all__ = [
     "CSP",
@@ -112,6 +115,15 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
+def _said(scope: Scope, message: str) -> bytes:
+    """A refusal's text (``message``, marked with ``N_``) as one line of UTF-8, in the language the
+    request asks for: ``?lang=``, else its ``Accept-Language``."""
+    asked = parse_qs(bytes(scope.get("query_string") or b"").decode("latin-1")).get("lang", [None])[-1]
+    lang = i18n.normalize_language(asked) or i18n.accept_language(_header(scope, b"accept-language"))
+    with i18n.using(lang):
+        return (i18n._(message) + "\n").encode("utf-8")
+
+
 class Guard:
     """The outermost layer: refuses requests for a host the server is not served as and WebSockets
     opened by pages of other sites, and adds the security headers to every HTTP response, error
@@ -128,10 +140,14 @@ class Guard:
             host = _header(scope, b"host")
             origin = _header(scope, b"origin")
             if not self.hosts.allows(host):
-                await self._refuse(scope, send, b"unknown host: this server answers only the names it is served as\n")
+                await self._refuse(
+                    scope, send, _said(scope, N_("unknown host: this server answers only the names it is served as"))
+                )
                 return
             if origin is not None and not same_origin(origin, host):
-                await self._refuse(scope, send, b"a page of another site may not open this server's WebSocket\n")
+                await self._refuse(
+                    scope, send, _said(scope, N_("a page of another site may not open this server's WebSocket"))
+                )
                 return
             await self.app(scope, receive, send)
         else:
@@ -160,7 +176,9 @@ class Guard:
             await send(message)
 
         if not self.hosts.allows(_header(scope, b"host")):
-            body = b"unknown host: this server answers only the names it is served as (see --allowed-host)\n"
+            body = _said(
+                scope, N_("unknown host: this server answers only the names it is served as (see --allowed-host)")
+            )
             await send_with_headers(
                 {
                     "type": "http.response.start",

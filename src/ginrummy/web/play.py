@@ -13,10 +13,9 @@ from typing import Any
 
 from ..actions import Action
 from ..errors import GinRummyError, IllegalAction, StoreError
-from ..session import ComputerPlayerError
+from ..i18n import N_, _, ngettext
 from ..store import Store
 from ..variants import solo_variants
-from ..words import computer_failed
 from .protocol import ProtocolError
 from .replay import replay_frames
 from .saver import Saver
@@ -28,6 +27,15 @@ __all__ = ["TablePlay"]
 
 log = logging.getLogger("ginrummy.web")
 SOLO = solo_variants()
+# a card the seat does not hold, named in an action: the card is not echoed (the session's own
+# refusal would name it)
+_ONLY_YOUR_CARDS = {
+    "discard": N_("you can only discard a card you hold"),
+    "knock": N_("you can only knock with a card you hold"),
+    "gin": N_("you can only go gin with a card you hold"),
+    "layoff": N_("you can only lay off a card you hold"),
+}
+_ONLY_HELD = N_("you can only play a card you hold")
 
 
 class TablePlay:
@@ -51,17 +59,17 @@ class TablePlay:
             except GinRummyError as exc:
                 raise ProtocolError("bad_action", str(exc)) from None
             if s.state.game_over:
-                raise ProtocolError("game_over", "the game is over")
+                raise ProtocolError("game_over", _("the game is over"))
             if action.kind != "layoff":  # a layoff is the defender's, after the knock (the session checks it)
                 if s.state.needs_deal:
-                    raise ProtocolError("not_your_turn", "the hand is over: press Deal for the next one")
+                    raise ProtocolError("not_your_turn", _("the hand is over: press Deal for the next one"))
                 if s.to_act != seat:
-                    raise ProtocolError("not_your_turn", "it is not your turn")
+                    raise ProtocolError("not_your_turn", _("it is not your turn"))
             if not s.is_human(seat):
-                raise ProtocolError("not_your_turn", "a computer player plays this seat: you are watching")
+                raise ProtocolError("not_your_turn", _("a computer player plays this seat: you are watching"))
             if action.card is not None and action.card not in s.state.hand(seat):
                 # the session's refusal would name the card: a card the seat does not hold is not echoed
-                raise ProtocolError("illegal_action", f"you can only {action.kind} a card you hold")
+                raise ProtocolError("illegal_action", _(_ONLY_YOUR_CARDS.get(action.kind, _ONLY_HELD)))
             try:  # the session checks the action (the engine's rules, rule 0.7's knock with no deadwood...)
                 s.act(seat, action)
             except IllegalAction as exc:
@@ -75,7 +83,7 @@ class TablePlay:
         moves after it (:meth:`Session.undo`; the game is marked as played with takebacks)."""
         async with table.lock:
             if table.kind != "solo":
-                raise ProtocolError("not_allowed", "undo is for games against the computer, never at a table")
+                raise ProtocolError("not_allowed", _("undo is for games against the computer, never at a table"))
             try:
                 table.session.undo(seat)
             except IllegalAction as exc:
@@ -89,7 +97,7 @@ class TablePlay:
         async with table.lock:
             st = table.session.state
             if not st.game_over:
-                raise ProtocolError("not_allowed", "the replay is for a finished game")
+                raise ProtocolError("not_allowed", _("the replay is for a finished game"))
             record = st.to_record()
         return {"type": "replay", "game": table.game_id, **(await asyncio.to_thread(replay_frames, record))}
 
@@ -103,7 +111,7 @@ class TablePlay:
             except GinRummyError as exc:
                 raise ProtocolError("bad_action", str(exc)) from None
             if not s.is_human(seat):
-                raise ProtocolError("not_your_turn", "a computer player plays this seat: you are watching")
+                raise ProtocolError("not_your_turn", _("a computer player plays this seat: you are watching"))
             try:
                 found = s.arrangements(seat, action)
             except IllegalAction as exc:
@@ -119,13 +127,18 @@ class TablePlay:
         async with table.lock:
             s = table.session
             if s.state.game_over:
-                raise ProtocolError("game_over", "the game is over")
+                raise ProtocolError("game_over", _("the game is over"))
             if not s.state.needs_deal:
-                raise ProtocolError("not_allowed", "the hand in play is not over")
+                raise ProtocolError("not_allowed", _("the hand in play is not over"))
             if table.open_seats():
                 n = len(table.open_seats())
                 raise ProtocolError(
-                    "waiting", f"waiting for {n} more {'person' if n == 1 else 'people'}: share the invitation links"
+                    "waiting",
+                    ngettext(
+                        "waiting for {n} more person: share the invitation links",
+                        "waiting for {n} more people: share the invitation links",
+                        n,
+                    ).format(n=n),
                 )
             table.ready.add(seat)
             if not self._maybe_deal(table):
@@ -182,7 +195,7 @@ class TablePlay:
     async def hint(self, table: Table, seat: int) -> dict[str, Any]:
         async with table.lock:
             if not table.hints:
-                raise ProtocolError("not_allowed", "hints are turned off at this table")
+                raise ProtocolError("not_allowed", _("hints are turned off at this table"))
             try:
                 inputs = hint_inputs(table.session, seat)
                 actor = table.session.advised_seat(seat)
@@ -192,9 +205,9 @@ class TablePlay:
         try:
             advice = await self.thinker.advise(*inputs)
         except ImportError:
-            raise ProtocolError("not_available", "hints are not available in this installation") from None
+            raise ProtocolError("not_available", _("hints are not available in this installation")) from None
         except ValueError as exc:  # the advisor has nothing to advise on
-            raise ProtocolError("not_allowed", f"no hint: {exc}") from None
+            raise ProtocolError("not_allowed", _("no hint: {reason}").format(reason=exc)) from None
         return advice_words(advice, players, actor, seat, inputs[0])
 
     async def suggest(
@@ -205,18 +218,22 @@ class TablePlay:
             roles = table.session.roles()
             st = table.session.state
             if roles is None or st.is_hand_over:
-                raise ProtocolError("not_allowed", "suggestions are for the sitter in three-player gin, during a hand")
+                raise ProtocolError(
+                    "not_allowed", _("suggestions are for the sitter in three-player gin, during a hand")
+                )
             if seat != roles.sitter:
-                raise ProtocolError("not_allowed", "only the sitter makes suggestions; the captain decides")
+                raise ProtocolError("not_allowed", _("only the sitter makes suggestions; the captain decides"))
             if st.current_player != roles.captain:
-                raise ProtocolError("not_allowed", "the captain is not to act")
+                raise ProtocolError("not_allowed", _("the captain is not to act"))
             try:
                 action = str(Action.parse(text))
             except GinRummyError as exc:
                 raise ProtocolError("bad_action", str(exc)) from None
             legal = {str(a) for a in st.legal_actions()}
             if action not in legal:
-                raise ProtocolError("illegal_action", f"{action} is not legal for the captain now")
+                raise ProtocolError(
+                    "illegal_action", _("{action} is not legal for the captain now").format(action=action)
+                )
             table.suggestion = {"from": seat, "action": action, "text": note or ""}
             table.broadcast(conn, seq)
 
@@ -257,12 +274,13 @@ class TablePlay:
                     if table.computer_to_act():
                         try:
                             await self.thinker.computer_step(s)
-                        except Exception as exc:  # an agent's bug must not take the server down
+                        except Exception:  # an agent's bug must not take the server down
                             log.exception("computer player failed in game %s", table.game_id)
                             seat = s.to_act
                             name = s.state.players[seat] if seat is not None else "?"
                             # the agent's own error may list its hand: the table is told only who failed
-                            table.failure = str(exc) if isinstance(exc, ComputerPlayerError) else computer_failed(name)
+                            # (worded for each viewer in its language: Table.public)
+                            table.failure = name
                             table.broadcast()
                             table.driver = None
                             return

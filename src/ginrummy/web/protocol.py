@@ -36,6 +36,7 @@ __all__ = [
     "RateLimiter",
     "dumps",
     "option_label",
+    "readable",
     "validate",
     "variant_facts",
 ]
@@ -170,11 +171,16 @@ class Field:
 def _string(max_len: int, pattern: re.Pattern[str] | None = None, what: str = "") -> Callable[[str, Any], Any]:
     def check(name: str, value: Any) -> Any:
         if not isinstance(value, str):
-            raise ProtocolError("bad_message", f"the field {name!r} must be a string, got {_kind(value)}")
+            raise ProtocolError("bad_message", _not_a("string", name, value))
         if len(value) > max_len:
-            raise ProtocolError("bad_message", f"the field {name!r} is longer than {max_len} characters")
+            raise ProtocolError("bad_message", _too_long(name, max_len))
         if pattern is not None and not pattern.match(value):
-            raise ProtocolError("bad_message", f"the field {name!r} is not {what or 'valid'}: {value[:40]!r}")
+            raise ProtocolError(
+                "bad_message",
+                _("the field {field} is not {what}: {value}").format(
+                    field=repr(name), what=_(what) if what else _("valid"), value=repr(value[:40])
+                ),
+            )
         return value
 
     return check
@@ -187,7 +193,7 @@ def _text(max_len: int) -> Callable[[str, Any], Any]:
     def check(name: str, value: Any) -> Any:
         value = base(name, value)
         if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in value):
-            raise ProtocolError("bad_message", f"the field {name!r} holds control characters")
+            raise ProtocolError("bad_message", _("the field {field} holds control characters").format(field=repr(name)))
         return value.strip()
 
     return check
@@ -196,9 +202,9 @@ def _text(max_len: int) -> Callable[[str, Any], Any]:
 def _name(name: str, value: Any) -> Any:
     """A player's name, by the rules of :mod:`ginrummy.names` (normalised, visible, short)."""
     if not isinstance(value, str):
-        raise ProtocolError("bad_message", f"the field {name!r} must be a string, got {_kind(value)}")
+        raise ProtocolError("bad_message", _not_a("string", name, value))
     if len(value) > 200:
-        raise ProtocolError("bad_message", f"the field {name!r} is longer than 200 characters")
+        raise ProtocolError("bad_message", _too_long(name, 200))
     try:
         return clean_name(value)
     except BadName as exc:
@@ -209,7 +215,10 @@ def _one_of(choices: tuple[str, ...]) -> Callable[[str, Any], Any]:
     def check(name: str, value: Any) -> Any:
         if value not in choices:
             raise ProtocolError(
-                "bad_message", f"the field {name!r} must be one of {', '.join(choices)}, got {_short(value)}"
+                "bad_message",
+                _("the field {field} must be one of {choices}, got {value}").format(
+                    field=repr(name), choices=", ".join(choices), value=_short(value)
+                ),
             )
         return value
 
@@ -219,9 +228,14 @@ def _one_of(choices: tuple[str, ...]) -> Callable[[str, Any], Any]:
 def _int(lo: int, hi: int) -> Callable[[str, Any], Any]:
     def check(name: str, value: Any) -> Any:
         if not isinstance(value, int) or isinstance(value, bool):
-            raise ProtocolError("bad_message", f"the field {name!r} must be an integer, got {_kind(value)}")
+            raise ProtocolError("bad_message", _not_a("integer", name, value))
         if not lo <= value <= hi:
-            raise ProtocolError("bad_message", f"the field {name!r} must be from {lo} to {hi}, got {value}")
+            raise ProtocolError(
+                "bad_message",
+                _("the field {field} must be from {low} to {high}, got {value}").format(
+                    field=repr(name), low=lo, high=hi, value=value
+                ),
+            )
         return value
 
     return check
@@ -229,31 +243,43 @@ def _int(lo: int, hi: int) -> Callable[[str, Any], Any]:
 
 def _bool(name: str, value: Any) -> Any:
     if not isinstance(value, bool):
-        raise ProtocolError("bad_message", f"the field {name!r} must be true or false, got {_kind(value)}")
+        raise ProtocolError("bad_message", _not_a("boolean", name, value))
     return value
 
 
 def _options(name: str, value: Any) -> Any:
     """Variant options: names and plain values only (the engine checks them against the variant)."""
     if not isinstance(value, dict):
-        raise ProtocolError("bad_message", f"the field {name!r} must be an object, got {_kind(value)}")
+        raise ProtocolError("bad_message", _not_a("object", name, value))
     if len(value) > 32:
-        raise ProtocolError("bad_message", f"the field {name!r} has more than 32 entries")
+        raise ProtocolError(
+            "bad_message", _("the field {field} has more than {n} entries").format(field=repr(name), n=32)
+        )
     for key, v in value.items():
         if not _OPTION_NAME.match(key):
-            raise ProtocolError("bad_message", f"{name}: {key[:40]!r} is not an option name")
+            raise ProtocolError(
+                "bad_message", _("{field}: {key} is not an option name").format(field=name, key=repr(key[:40]))
+            )
         if not isinstance(v, (bool, int, str)) or (isinstance(v, str) and len(v) > 40):
-            raise ProtocolError("bad_message", f"{name}: the option {key!r} must be a number, true/false or a word")
+            raise ProtocolError(
+                "bad_message",
+                _("{field}: the option {key} must be a number, true/false or a word").format(field=name, key=repr(key)),
+            )
     return value
 
 
 def _seat_kinds(name: str, value: Any) -> Any:
     if not isinstance(value, list) or not 1 <= len(value) <= 2:
-        raise ProtocolError("bad_message", f"the field {name!r} must be a list of 1 or 2 seat kinds")
+        raise ProtocolError(
+            "bad_message", _("the field {field} must be a list of 1 or 2 seat kinds").format(field=repr(name))
+        )
     for v in value:
         if not isinstance(v, str) or not (v == "person" or _AGENT.match(v)):
             raise ProtocolError(
-                "bad_message", f"{name}: each seat is 'person' or a computer player's name, got {_short(v)}"
+                "bad_message",
+                _("{field}: each seat is 'person' or a computer player's name, got {value}").format(
+                    field=name, value=_short(v)
+                ),
             )
     return value
 
@@ -265,13 +291,13 @@ _SEAT = Field(_int(1, 2), True)
 SCHEMAS: dict[str, dict[str, Field]] = {
     # attach to a seat you hold (after a reload or a dropped connection)
     "hello": {
-        "game": Field(_string(64, _ID, "a game id"), True),
-        "token": Field(_string(128, _TOKEN, "a seat token"), True),
+        "game": Field(_string(64, _ID, N_("a game id")), True),
+        "token": Field(_string(128, _TOKEN, N_("a seat token")), True),
     },
     # a game against computer players (any variant)
     "new": {
         "variant": Field(_one_of(variant_names()), True),
-        "opponent": Field(_string(32, _AGENT, "a computer player's name")),
+        "opponent": Field(_string(32, _AGENT, N_("a computer player's name"))),
         "options": Field(_options),
         "name": _NAME,
         "watch": Field(_bool),  # computer players in every seat; the person watches (no history)
@@ -285,12 +311,12 @@ SCHEMAS: dict[str, dict[str, Field]] = {
         "name": _NAME,
     },
     "join": {
-        "invite": Field(_string(64, _ID, "an invitation code"), True),
+        "invite": Field(_string(64, _ID, N_("an invitation code")), True),
         "seat": Field(_int(0, 2)),
         "name": _NAME,
     },
     # take up a game saved by the terminal app (only from this computer)
-    "resume": {"game": Field(_string(64, _ID, "a game id"), True)},
+    "resume": {"game": Field(_string(64, _ID, N_("a game id")), True)},
     "act": {"action": Field(_text(80), True)},
     # knocker_arrangement=choose: the melds that may be spread with a knock or gin ("knock 7h")
     "arrangements": {"action": Field(_text(80), True)},
@@ -303,7 +329,7 @@ SCHEMAS: dict[str, dict[str, Field]] = {
     # whose person has been away long enough is opened again)
     "reissue": {"seat": _SEAT},
     # the creator of a table: a computer player takes an open seat, or one whose person is away
-    "seat_computer": {"seat": _SEAT, "agent": Field(_string(32, _AGENT, "a computer player's name"))},
+    "seat_computer": {"seat": _SEAT, "agent": Field(_string(32, _AGENT, N_("a computer player's name")))},
     "ping": {},
 }
 for _schema in SCHEMAS.values():
@@ -314,42 +340,106 @@ def validate(raw: str | bytes) -> dict[str, Any]:
     """Parse and check one client message; raise :class:`ProtocolError` if it is not valid."""
     size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
     if size > MAX_MESSAGE_BYTES:
-        raise ProtocolError("too_large", f"a message may have at most {MAX_MESSAGE_BYTES} bytes, this one has {size}")
+        raise ProtocolError(
+            "too_large",
+            _("a message may have at most {limit} bytes, this one has {size}").format(
+                limit=MAX_MESSAGE_BYTES, size=size
+            ),
+        )
     try:
         msg = json.loads(raw)
     except RecursionError:
-        raise ProtocolError("bad_message", "a message may not nest lists or objects that deeply") from None
+        raise ProtocolError("bad_message", _("a message may not nest lists or objects that deeply")) from None
     except (ValueError, UnicodeDecodeError):
-        raise ProtocolError("bad_json", "a message must be one JSON object") from None
+        raise ProtocolError("bad_json", _("a message must be one JSON object")) from None
     if not isinstance(msg, dict):
-        raise ProtocolError("bad_message", f"a message must be a JSON object, got {_kind(msg)}")
+        raise ProtocolError("bad_message", _("a message must be a JSON object, got {kind}").format(kind=_kind(msg)))
     kind = msg.get("type")
     if not isinstance(kind, str) or kind not in SCHEMAS:
         raise ProtocolError(
-            "bad_message", f"unknown message type {_short(kind)}; types are {', '.join(sorted(SCHEMAS))}"
+            "bad_message",
+            _("unknown message type {type}; types are {types}").format(
+                type=_short(kind), types=", ".join(sorted(SCHEMAS))
+            ),
         )
     schema = SCHEMAS[kind]
     out: dict[str, Any] = {"type": kind}
     for name in msg:
         if name != "type" and name not in schema:
-            allowed = ", ".join(sorted(schema)) or "none"
-            raise ProtocolError("bad_message", f"{kind}: unknown field {name[:40]!r} (fields: {allowed})")
+            raise ProtocolError(
+                "bad_message",
+                _("{type}: unknown field {field} (fields: {fields})").format(
+                    type=kind, field=repr(name[:40]), fields=", ".join(sorted(schema))
+                ),
+            )
     for name, spec in schema.items():
         if name not in msg:
             if spec.required:
-                raise ProtocolError("bad_message", f"{kind}: the field {name!r} is required")
+                raise ProtocolError(
+                    "bad_message", _("{type}: the field {field} is required").format(type=kind, field=repr(name))
+                )
             continue
         try:
             out[name] = spec.check(name, msg[name])
         except ProtocolError as exc:
-            raise ProtocolError(exc.code, f"{kind}: {exc.message}") from None
+            # TRANSLATORS: {type} is the request's type (act, new...: protocol words, untranslated)
+            raise ProtocolError(exc.code, _("{type}: {error}").format(type=kind, error=exc.message)) from None
     return out
 
 
+def readable(raw: str | bytes) -> tuple[str | None, int | None]:
+    """The type and ``seq`` of a message that was refused (too many messages, not valid), as far
+    as they can be read, so that the ``error`` reply can carry them: a client waiting for the reply
+    to its request gets it.  (None for what cannot be read; never an error.)"""
+    size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
+    if size > MAX_MESSAGE_BYTES:
+        return None, None
+    try:
+        msg = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None, None
+    if not isinstance(msg, dict):
+        return None, None
+    kind, seq = msg.get("type"), msg.get("seq")
+    kind = kind if isinstance(kind, str) and kind in SCHEMAS else None
+    try:
+        seq = _SEQ.check("seq", seq)
+    except ProtocolError:
+        seq = None
+    return kind, seq
+
+
+# What a value that is not of the right kind was, and what a field must be (the field's kind is a
+# word of the protocol's: string, integer, boolean, object)
+_KINDS = {
+    dict: N_("an object"),
+    list: N_("a list"),
+    str: N_("a string"),
+    bool: N_("true/false"),
+    type(None): N_("null"),
+}
+_MUST_BE = {
+    "string": N_("the field {field} must be a string, got {kind}"),
+    "integer": N_("the field {field} must be an integer, got {kind}"),
+    "boolean": N_("the field {field} must be true or false, got {kind}"),
+    "object": N_("the field {field} must be an object, got {kind}"),
+}
+
+
+def _not_a(what: str, name: str, value: Any) -> str:
+    return _(_MUST_BE[what]).format(field=repr(name), kind=_kind(value))
+
+
+def _too_long(name: str, limit: int) -> str:
+    return _("the field {field} is longer than {limit} characters").format(field=repr(name), limit=limit)
+
+
 def _kind(value: Any) -> str:
-    return {dict: "an object", list: "a list", str: "a string", bool: "true/false", type(None): "null"}.get(
-        type(value), "a number" if isinstance(value, (int, float)) else type(value).__name__
-    )
+    """What ``value`` is, in words for people (``an object``, ``a number``)."""
+    words = _KINDS.get(type(value))
+    if words is not None:
+        return _(words)
+    return _("a number") if isinstance(value, (int, float)) else type(value).__name__
 
 
 def _short(value: Any) -> str:

@@ -37,6 +37,7 @@ from .. import i18n
 from ..agents import available_agents
 from ..agents.levels import LEVEL_DESCRIPTIONS, LEVELS
 from ..errors import GinRummyError, StoreError
+from ..i18n import N_
 from ..names import safe_display_name
 from ..options import option_help
 from ..statwords import opponent_sections, stats_lines
@@ -53,6 +54,7 @@ from .protocol import (
     RateLimiter,
     dumps,
     option_label,
+    readable,
     validate,
     variant_facts,
 )
@@ -75,6 +77,9 @@ def page_language(asked: str | None, accept: str | None) -> str:
 
 
 STATIC_DIR = Path(__file__).parent / "static"
+# a client starting games faster than its quota allows (server.py's ``quota`` error)
+_MANY_FROM_CONNECTION = N_("too many new games from one connection: one more every {seconds} s (bursts of {burst})")
+_MANY_FROM_ADDRESS = N_("too many new games from one address: one more every {seconds} s (bursts of {burst})")
 _GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
@@ -185,9 +190,18 @@ def create_app(
             }
         )
 
+    def asked_language(request: Request) -> str:
+        return page_language(request.query_params.get("lang"), request.headers.get("accept-language"))
+
+    def refusal(request: Request, status: int, message: str, **values: Any) -> Response:
+        """``{"error": message}`` in the language the request asks for (``?lang=``, else
+        ``Accept-Language``), its placeholders filled in."""
+        with i18n.using(asked_language(request)):
+            return JSONResponse({"error": i18n._(message).format(**values)}, status_code=status)
+
     def owner_only(request: Request) -> Response | None:
         if not owner_of(request.client.host if request.client else None, request.headers.get("host"), request.headers):
-            return JSONResponse({"error": "only on the computer running the server"}, status_code=403)
+            return refusal(request, 403, N_("only on the computer running the server"))
         return None
 
     async def saved(request: Request) -> Response:
@@ -213,26 +227,26 @@ def create_app(
             return denied
         game_id = request.path_params["game"]
         if not _GAME_ID.match(game_id):
-            return JSONResponse({"error": "not a game id"}, status_code=400)
+            return refusal(request, 400, N_("not a game id"))
         try:
-            existed = await manager.delete(game_id)
+            with i18n.using(asked_language(request)):
+                existed = await manager.delete(game_id)
         except ProtocolError as exc:
             return JSONResponse({"error": exc.message}, status_code=409)
         except StoreError as exc:
             return JSONResponse({"error": str(exc)}, status_code=500)
         if not existed:
-            return JSONResponse({"error": f"no saved game {game_id}"}, status_code=404)
+            return refusal(request, 404, N_("no saved game {game}"), game=game_id)
         return JSONResponse({"deleted": game_id})
 
     async def rules(request: Request) -> Response:
         variant = request.path_params["variant"]
         if variant not in variant_names():
-            return JSONResponse({"error": f"unknown variant {variant[:40]!r}"}, status_code=404)
+            return refusal(request, 404, N_("unknown variant {variant}"), variant=repr(variant[:40]))
         try:
-            lang = page_language(request.query_params.get("lang"), request.headers.get("accept-language"))
-            return JSONResponse(await asyncio.to_thread(variant_rules, variant, lang))
+            return JSONResponse(await asyncio.to_thread(variant_rules, variant, asked_language(request)))
         except OSError as exc:  # the rule book missing from this installation: say so
-            return JSONResponse({"error": f"the rule book cannot be read: {exc.strerror}"}, status_code=404)
+            return refusal(request, 404, N_("the rule book cannot be read: {error}"), error=exc.strerror or exc)
 
     async def messages(request: Request) -> Response:
         """The page's own texts in the language asked for (``?lang=``, else ``Accept-Language``):
@@ -279,7 +293,7 @@ def create_app(
             return denied
         game_id = request.path_params["game"]
         if not _GAME_ID.match(game_id):
-            return JSONResponse({"error": "not a game id"}, status_code=400)
+            return refusal(request, 400, N_("not a game id"))
 
         def find() -> dict[str, Any] | None:
             for g in store.history():
@@ -288,11 +302,12 @@ def create_app(
             return None
 
         try:
-            found = await asyncio.to_thread(find)
+            with i18n.using(asked_language(request)):  # the moves in words, in the page's language
+                found = await asyncio.to_thread(find)
         except (StoreError, GinRummyError) as exc:
             return JSONResponse({"error": str(exc)}, status_code=500)
         if found is None:
-            return JSONResponse({"error": f"no finished game {game_id}"}, status_code=404)
+            return refusal(request, 404, N_("no finished game {game}"), game=game_id)
         found["players"] = [safe_display_name(p, f"Player {i + 1}") for i, p in enumerate(found["players"])]
         return JSONResponse(found)
 
@@ -335,21 +350,22 @@ def create_app(
         client_host = websocket.client.host if websocket.client else ""
         owner = owner_of(client_host, host, websocket.headers)
         limited = not clients.exempt(client_host, behind_proxy)
+        lang = page_language(websocket.query_params.get("lang"), websocket.headers.get("accept-language"))
         if limited and not clients.open(client_host):
-            text = dumps(
-                {
-                    "type": "error",
-                    "code": "too_many_connections",
-                    "message": f"at most {quotas.connections_per_client} connections from one address: close some tabs",
-                }
-            )
+            with i18n.using(lang):
+                refused = i18n.ngettext(
+                    "at most {n} connection from one address: close some tabs",
+                    "at most {n} connections from one address: close some tabs",
+                    quotas.connections_per_client,
+                ).format(n=quotas.connections_per_client)
+            text = dumps({"type": "error", "code": "too_many_connections", "message": refused})
             with contextlib.suppress(Exception):
                 await websocket.send_text(text)
                 await websocket.close(code=1008)
             return
         conn = Connection(websocket, owner=owner, rate=rate, burst=burst, tap=tap, client=client_host)
         conn.limited = limited
-        conn.lang = page_language(websocket.query_params.get("lang"), websocket.headers.get("accept-language"))
+        conn.lang = lang
         conn.games = RateLimiter(1.0 / max(quotas.game_refill_seconds, 1e-9), float(quotas.games_per_client))
         writer = asyncio.create_task(conn.writer())
         conn.send({"type": "welcome", "protocol": PROTOCOL_VERSION, "max_message_bytes": MAX_MESSAGE_BYTES})
@@ -377,23 +393,37 @@ def create_app(
                 clients.close(client_host)
 
     async def handle(conn: Connection, raw: str | bytes) -> None:
-        """Validate one message and carry it out; any problem goes back as an ``error``."""
+        """Validate one message and carry it out; any problem goes back as an ``error``, worded in
+        the connection's language, with the request's type and ``seq`` whenever they can be read
+        (a refused or malformed request too: a client waiting for its reply gets it)."""
+        with i18n.using(conn.lang):  # what is worded for this connection, in its language
+            await handle_in_language(conn, raw)
+
+    async def handle_in_language(conn: Connection, raw: str | bytes) -> None:
         seq: int | None = None
         kind: str | None = None
         try:
             if not conn.limiter.allow():
-                raise ProtocolError("rate_limited", f"too many messages: slow down (at most {rate:g} a second)")
-            msg = validate(raw)
+                kind, seq = readable(raw)
+                raise ProtocolError(
+                    "rate_limited", i18n._("too many messages: slow down (at most {n} a second)").format(n=f"{rate:g}")
+                )
+            try:
+                msg = validate(raw)
+            except ProtocolError:
+                kind, seq = readable(raw)
+                raise
             kind, seq = msg["type"], msg.get("seq")
-            with i18n.using(conn.lang):  # what is worded for this connection, in its language
-                await dispatch(conn, msg)
+            await dispatch(conn, msg)
         except ProtocolError as exc:
             conn.error(exc.code, exc.message, ref=kind, seq=seq)
         except GinRummyError as exc:
             conn.error("rejected", str(exc), ref=kind, seq=seq)
         except Exception:  # a bug: log it, tell the client, keep the connection
             log.exception("error handling a %s message", kind)
-            conn.error("server_error", "the server failed on this message; the game is unchanged", ref=kind, seq=seq)
+            conn.error(
+                "server_error", i18n._("the server failed on this message; the game is unchanged"), ref=kind, seq=seq
+            )
 
     async def seat_client(conn: Connection, table: Table, seat: int, token: str | None) -> None:
         if conn.table is not None and conn.seat is not None:
@@ -426,14 +456,13 @@ def create_app(
             return
         if kind in ("new", "create_table"):
             # every connection (this computer's too), and every address but this computer's
-            where = "connection" if not conn.games.allow() else None
+            where = _MANY_FROM_CONNECTION if not conn.games.allow() else None
             if where is None and conn.limited and not clients.start_game(conn.client):
-                where = "address"
+                where = _MANY_FROM_ADDRESS
             if where is not None:
                 raise ProtocolError(
                     "quota",
-                    f"too many new games from one {where}: one more every {quotas.game_refill_seconds:g} s "
-                    f"(bursts of {quotas.games_per_client})",
+                    i18n._(where).format(seconds=f"{quotas.game_refill_seconds:g}", burst=quotas.games_per_client),
                 )
         if kind == "new":
             table, seat, token = await manager.create_solo(
@@ -453,12 +482,14 @@ def create_app(
             return
         if kind == "resume":
             if not conn.owner:
-                raise ProtocolError("not_allowed", "saved games can be resumed only on the computer running the server")
+                raise ProtocolError(
+                    "not_allowed", i18n._("saved games can be resumed only on the computer running the server")
+                )
             table, seat, token = await manager.resume(msg["game"])
             await seat_client(conn, table, seat, token)
             return
         if conn.table is None or conn.seat is None:
-            raise ProtocolError("no_seat", "take a seat first: send hello, new, create_table or join")
+            raise ProtocolError("no_seat", i18n._("take a seat first: send hello, new, create_table or join"))
         table, seat = conn.table, conn.seat
         if kind == "act":
             await manager.act(table, seat, msg["action"], conn, seq)
@@ -482,7 +513,7 @@ def create_app(
         elif kind == "seat_computer":
             await manager.seat_computer(table, msg["seat"], msg.get("agent"), seat, conn, seq)
         else:  # pragma: no cover - validate() knows every type
-            raise ProtocolError("bad_message", f"unknown message type {kind!r}")
+            raise ProtocolError("bad_message", i18n._("unknown message type {type}").format(type=repr(kind)))
 
     routes = [
         Route("/", page),

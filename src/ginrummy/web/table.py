@@ -16,7 +16,7 @@ from ..agents import available_agents
 from ..engine import Cut
 from ..session import HUMAN, Session
 from ..variants import solo_variants
-from ..words import display_names, result_lines
+from ..words import computer_failed, display_names, result_lines
 from .protocol import variant_facts
 
 __all__ = ["JOKER_SEAT", "Client", "Table", "default_opponent", "default_player"]
@@ -83,7 +83,7 @@ class Table:
         self.suggestion: dict[str, Any] | None = None
         self.lock = asyncio.Lock()
         self.driver: asyncio.Task[None] | None = None
-        self.failure: str | None = None
+        self.failure: str | None = None  # the name of a computer player that failed to move
         self.suggested_at: tuple[int, int, int] | None = None  # the position a computer sitter advised on
         self.last_seen = time.monotonic()
         self.analysis: dict[str, Any] | None = None  # a finished solitaire's analysis, once worked out
@@ -183,8 +183,8 @@ class Table:
             }
         if self.suggestion is not None and roles is not None and seat in (roles.captain, roles.sitter):
             info["suggestion"] = self.suggestion
-        if self.failure:
-            info["failure"] = self.failure
+        if self.failure is not None:  # the computer player that failed, in the viewer's language
+            info["failure"] = computer_failed(self.failure)
         if st.game_over:  # the final total of each seat line by line: every bonus on its own line
             info["final_parts"] = [[[what, points] for what, points in seat] for seat in st.final_parts()]
         if self.analysing is not None or self.analysis is not None:

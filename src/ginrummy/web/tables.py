@@ -16,15 +16,17 @@ import sqlite3
 import time
 from typing import Any
 
+from .. import i18n
 from ..agents import available_agents
 from ..engine import Cut
 from ..errors import GinRummyError, StoreError
+from ..i18n import N_, _, ngettext
 from ..names import BadName, distinct_name, safe_display_name
 from ..record import replay
 from ..session import HUMAN, Session
 from ..store import GameInUse, Store, new_game_id
 from ..variants import find_variant, seats_of, solo_variants, variant_names
-from ..words import default_players
+from ..words import default_players, display_name, variant_title
 from .play import TablePlay
 from .protocol import TABLE_VARIANTS, ProtocolError
 from .quotas import Quotas
@@ -35,6 +37,13 @@ __all__ = ["Quotas", "TableManager"]
 log = logging.getLogger("ginrummy.web")
 SOLO = solo_variants()
 CUT_OPTIONS = frozenset({"first_dealer", "first_box", "first_captain"})  # what the cut decides
+
+
+def _tell(conn: Client, code: str, message: str) -> None:
+    """Send ``conn`` an error ``message`` (marked with ``N_``) in its own language: another
+    connection than the one whose request is being handled."""
+    with i18n.using(getattr(conn, "lang", "en")):
+        conn.error(code, _(message))
 
 
 class TableManager(TablePlay):
@@ -124,7 +133,12 @@ class TableManager(TablePlay):
             return await self._register(session, kind="solo", hints=False, cut=self._cut(session, options))
         if variant in SOLO:
             if opponent not in (None, JOKER_SEAT):
-                raise ProtocolError("bad_message", f"{variant} is played against the Joker; leave out 'opponent'")
+                raise ProtocolError(
+                    "bad_message",
+                    _("{game} is played against the Joker; leave out 'opponent'").format(
+                        game=variant_title(variant, short=True)
+                    ),
+                )
             seats, names = [HUMAN, JOKER_SEAT], ["Joker"]
         else:
             agent = opponent or default_opponent(variant)
@@ -146,10 +160,20 @@ class TableManager(TablePlay):
         """A table for several people; the creator takes seat 0, ``others`` fill seats 1, 2...; each
         open seat gets its own invitation."""
         if variant not in TABLE_VARIANTS:
-            raise ProtocolError("bad_message", f"tables are for {', '.join(TABLE_VARIANTS)}, not {variant}")
+            raise ProtocolError(
+                "bad_message",
+                _("tables are for {games}, not {variant}").format(games=", ".join(TABLE_VARIANTS), variant=variant),
+            )
         n = seats_of(variant)
         if len(others) != n - 1:
-            raise ProtocolError("bad_message", f"a {variant} table has {n - 1} other seats, got {len(others)}")
+            raise ProtocolError(
+                "bad_message",
+                ngettext(
+                    "a table of {game} has {n} other seat, got {got}",
+                    "a table of {game} has {n} other seats, got {got}",
+                    n - 1,
+                ).format(game=variant_title(variant, short=True), n=n - 1, got=len(others)),
+            )
         seats, names = [HUMAN], [name or "Player 1"]
         for i, kind in enumerate(others, start=2):
             if kind == "person":
@@ -161,7 +185,7 @@ class TableManager(TablePlay):
                 names.append(default_players(variant, seats)[-1])  # as every front end names it
         if seats.count(HUMAN) < 2:
             raise ProtocolError(
-                "bad_message", "a table needs at least one other person; play against the computer with 'new'"
+                "bad_message", _("a table needs at least one other person; play against the computer with 'new'")
             )
         try:
             distinct_name(names[0], names, 0)
@@ -175,7 +199,11 @@ class TableManager(TablePlay):
         if agent is None or agent not in agents:
             raise ProtocolError(
                 "bad_message",
-                f"no computer player {agent!r} for {variant}; choose one of {', '.join(agents) or '(none installed)'}",
+                _("no computer player {agent} for {game}; choose one of {agents}").format(
+                    agent=repr(agent),
+                    game=variant_title(variant, short=True),
+                    agents=", ".join(agents) or _("(none installed)"),
+                ),
             )
 
     async def _register(
@@ -212,18 +240,21 @@ class TableManager(TablePlay):
             if self.book.legacy_invite(invite) is not None:
                 raise ProtocolError(
                     "unknown_invite",
-                    "this invitation link is from an older version: ask the table's creator for your seat's link",
+                    _("this invitation link is from an older version: ask the table's creator for your seat's link"),
                 )
-            raise ProtocolError("unknown_invite", "no seat has this invitation (it may have been replaced or used)")
+            raise ProtocolError("unknown_invite", _("no seat has this invitation (it may have been replaced or used)"))
         game_id, invited = found
         table = await self._load(game_id)
         if table is None:
-            raise ProtocolError("unknown_invite", "no table has this invitation (it may have ended)")
+            raise ProtocolError("unknown_invite", _("no table has this invitation (it may have ended)"))
         async with table.lock:
             if seat is not None and seat != invited:
-                raise ProtocolError("seat_taken", f"this invitation opens seat {invited}, not seat {seat}")
+                raise ProtocolError(
+                    "seat_taken",
+                    _("this invitation opens seat {seat}, not seat {asked}").format(seat=invited, asked=seat),
+                )
             if table.invites.get(invited) != invite or invited not in table.open_seats():
-                raise ProtocolError("unknown_invite", "this invitation has been used or replaced")
+                raise ProtocolError("unknown_invite", _("this invitation has been used or replaced"))
             st = table.session.state
             if name and not st.logs:  # names are fixed once the first hand is dealt
                 try:
@@ -254,7 +285,7 @@ class TableManager(TablePlay):
                 table.ready.discard(seat)
                 self.book.set_ready(table.game_id, table.ready)
                 for conn in list(table.conns.pop(seat, set())):
-                    conn.error("seat_reissued", "the table's creator gave your seat to someone else")
+                    _tell(conn, "seat_reissued", N_("the table's creator gave your seat to someone else"))
                     conn.table = conn.seat = None
             table.invites[seat] = self.book.issue_invite(table.game_id, seat)
             table.broadcast(conn, seq)
@@ -289,38 +320,44 @@ class TableManager(TablePlay):
             table.away_since.pop(seat, None)
             table.ready.discard(seat)
             self.book.set_ready(table.game_id, table.ready)
-            for conn in list(table.conns.pop(seat, set())):
-                conn.error("seat_reissued", "the table's creator gave your seat to a computer player")
-                conn.table = conn.seat = None
+            for gone in list(table.conns.pop(seat, set())):
+                _tell(gone, "seat_reissued", N_("the table's creator gave your seat to a computer player"))
+                gone.table = gone.seat = None
             self._warm(table)
             self._maybe_deal(table)
             self._changed(table, conn, seq, urgent=True)
 
     def _check_replaceable(self, table: Table, seat: int, by: int) -> None:
         if table.kind != "table" or by != table.creator:
-            raise ProtocolError("not_allowed", "only the table's creator manages its seats")
+            raise ProtocolError("not_allowed", _("only the table's creator manages its seats"))
         if seat not in table.person_seats() or seat == table.creator:
-            raise ProtocolError("not_allowed", f"seat {seat} is not a seat for a friend")
+            raise ProtocolError("not_allowed", _("seat {seat} is not a seat for a friend").format(seat=seat))
         if seat not in table.replaceable():
             left = table.replace_after - (time.monotonic() - table.away_since.get(seat, time.monotonic()))
             raise ProtocolError(
                 "waiting",
-                f"{table.session.state.players[seat]} is still at the table or left only lately: "
-                f"a seat can be given away after {table.replace_after:g} s away ({max(1, round(left))} s to go)",
+                _(
+                    "{name} is still at the table or left only lately: "
+                    "a seat can be given away after {after} s away ({left} s to go)"
+                ).format(
+                    name=display_name(table.session.state.players[seat]),
+                    after=f"{table.replace_after:g}",
+                    left=max(1, round(left)),
+                ),
             )
 
     async def resume(self, game_id: str) -> tuple[Table, int, str]:
         """Take up a saved game (terminal or browser) of one person: a new token for that seat."""
         info = self.book.game(game_id)
         if info is not None and info[0] == "table":
-            raise ProtocolError("not_allowed", "this is a table for several people: use your invitation link")
+            raise ProtocolError("not_allowed", _("this is a table for several people: use your invitation link"))
         table = await self._load(game_id)
         if table is None or table.session.state.game_over:
-            raise ProtocolError("unknown_game", f"no saved game {game_id!r}")
+            raise ProtocolError("unknown_game", _("no saved game {game}").format(game=repr(game_id)))
         people = table.person_seats()
         if len(people) != 1:
             raise ProtocolError(
-                "not_allowed", "this game has several people at one screen: resume it in the terminal app"
+                "not_allowed", _("this game has several people at one screen: resume it in the terminal app")
             )
         if info is None:
             self.book.add_game(game_id, "solo", True)
@@ -332,7 +369,7 @@ class TableManager(TablePlay):
         """The owner deletes a saved game (not one somebody is playing now); False if there is none."""
         table = self.tables.get(game_id)
         if table is not None and any(table.conns.values()):
-            raise ProtocolError("not_allowed", "this game is open in a browser now: close it first")
+            raise ProtocolError("not_allowed", _("this game is open in a browser now: close it first"))
         exists = any(g.id == game_id for g in await asyncio.to_thread(self.store.saved_games))
         if table is not None:
             self._drop(table)
@@ -368,7 +405,7 @@ class TableManager(TablePlay):
         seat = self.book.seat_of(game_id, token)
         table = None if seat is None else await self._load(game_id)
         if table is None or seat is None:
-            raise ProtocolError("bad_token", "this seat token does not open a seat of that game")
+            raise ProtocolError("bad_token", _("this seat token does not open a seat of that game"))
         return table, seat
 
     async def _load(self, game_id: str) -> Table | None:
@@ -496,7 +533,7 @@ class TableManager(TablePlay):
         for table in idle[: len(self.tables) - self.quotas.max_tables + 1]:
             self._drop(table)
         if len(self.tables) >= self.quotas.max_tables:
-            raise ProtocolError("server_busy", "the server has as many games open as it can hold: try again later")
+            raise ProtocolError("server_busy", _("the server has as many games open as it can hold: try again later"))
 
     async def sweep(self) -> list[str]:
         """Evict idle tables and delete browser games never dealt within ``unplayed_expiry``; the
