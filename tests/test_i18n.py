@@ -264,7 +264,7 @@ def test_the_cli_takes_lang_and_remembers_it(tmp_path: Path, capsys: pytest.Capt
     assert i18n.saved_language(data) == "ko"
     with pytest.raises(SystemExit) as exc:
         main(["--data-dir", data, "--lang", "de", "--help"])
-    assert exc.value.code == 2 and "invalid choice" in capsys.readouterr().err
+    assert exc.value.code == 2 and "잘못된 선택: 'de'" in capsys.readouterr().err  # argparse's words, in Korean
     assert i18n.saved_language(data) == "ko"
 
 

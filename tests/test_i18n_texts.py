@@ -33,10 +33,11 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 MARKED = re.compile(r"⟦[^⟦⟧]*⟧")
 
 
-def outside_markers(text: str) -> str:
-    """What is left of ``text`` once every pseudo-locale message (innermost first) is taken out."""
+def outside_markers(text: str, gap: str = "") -> str:
+    """What is left of ``text`` once every pseudo-locale message (innermost first) is taken out
+    (each replaced by ``gap``)."""
     while MARKED.search(text):
-        text = MARKED.sub("", text)
+        text = MARKED.sub(gap, text)
     return text.strip()
 
 
@@ -194,3 +195,142 @@ def test_a_seat_given_away_is_told_in_its_own_language() -> None:
         _tell(latvian, "seat_reissued", "the table's creator gave your seat to a computer player")
     assert korean.sent == [("seat_reissued", "테이블을 만든 사람이 당신 자리를 다른 사람에게 넘겼습니다")]
     assert latvian.sent == [("seat_reissued", "galda veidotājs atdeva Jūsu vietu datorspēlētājam")]
+
+
+# ------------------------------------------------------------------------------------ the command line
+# What may stand outside the markers in the command line's output: its syntax (the program and
+# command names, options, metavars, choices, quoted values typed), numbers and table rules.
+SYNTAX = re.compile(
+    r"""^[\[\](),|:…]*(?:
+        ginrummy|play|deadwood|replay|verify|simulate|stats|export|serve
+        |classic|oklahoma|hollywood|three|solitaire|gin-solitaire
+        |-{1,2}[a-z][\w-]*|[A-Z][A-Z_|=]*|\.\.\.|\{[\w,-]+\}|'[^']*'|[\d.,+:-]+
+    )?[\[\](),|:…]*$""",
+    re.X,
+)
+
+
+def bare_cli(text: str) -> list[str]:
+    """The words of ``text`` outside the pseudo-locale's markers that are not command syntax."""
+    return [word for word in outside_markers(text, " ").split() if not SYNTAX.match(word)]
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], tmp_path: Path, *argv: str) -> tuple[int, str, str]:
+    from ginrummy.cli import main
+
+    try:
+        code = main(["--data-dir", str(tmp_path / "data"), *argv])
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+REFUSED = [
+    ("verify",),  # the following arguments are required
+    ("nope",),  # invalid choice (the command)
+    ("--lang", "xx", "--nope"),  # unrecognized arguments
+    ("simulate", "--hands", "x"),  # invalid int value
+    ("stats", "--opponent"),  # expected one argument
+]
+
+
+@pytest.mark.parametrize("argv", REFUSED, ids=lambda a: " ".join(a))
+def test_argparses_own_words_come_from_the_catalogs(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: tuple[str, ...]
+) -> None:
+    code, _out, err = run_cli(capsys, tmp_path, "--lang", "xx", *argv)
+    assert code == 2 and "⟦usage: ⟧ginrummy" in err and "error: ⟦" in err, err
+    assert bare_cli(err) == [], err
+
+
+@pytest.mark.parametrize(
+    "command", ["", "play", "deadwood", "replay", "verify", "simulate", "stats", "export", "serve"]
+)
+def test_every_commands_help_is_in_the_catalogs(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str
+) -> None:
+    code, out, _err = run_cli(capsys, tmp_path, "--lang", "xx", *([command] if command else []), "--help")
+    assert code == 0 and "⟦options⟧:" in out and "⟦show this help message and exit⟧" in out
+    assert bare_cli(out) == [], out
+
+
+def test_argparses_words_in_korean_and_latvian(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    import argparse
+    import gettext
+
+    code, _out, err = run_cli(capsys, tmp_path, "--lang", "ko", "verify")
+    assert code == 2
+    assert err.startswith("사용법: ginrummy verify")
+    assert err.endswith("ginrummy verify: 오류: 다음 인자가 필요합니다: RECORD\n")
+    code, _out, err = run_cli(capsys, tmp_path, "--lang", "lv", "--wrong")
+    assert code == 2 and err.endswith("ginrummy: kļūda: neatpazīti argumenti: --wrong\n")
+    code, _out, err = run_cli(capsys, tmp_path, "--lang", "lv", "simulate", "--backend", "snail")
+    assert "arguments --backend: nederīga izvēle: 'snail' (izvēlieties no 'process', 'ray')" in err
+    code, out, _err = run_cli(capsys, tmp_path, "--lang", "ko", "deadwood", "--help")
+    assert out.startswith("사용법: ginrummy deadwood") and "\n위치 인자:\n" in out and "\n옵션:\n" in out
+    assert "이 도움말을 보여 주고 끝냅니다" in out
+    code, out, _err = run_cli(capsys, tmp_path, "--lang", "lv", "--help")
+    assert "\niespējas:\n" in out and "parādīt programmas versiju un iziet" in out
+    # argparse is left as it was found: another parser in the process speaks argparse's English
+    assert vars(argparse)["_"] is gettext.gettext and vars(argparse)["ngettext"] is gettext.ngettext
+    with pytest.raises(SystemExit):
+        argparse.ArgumentParser(prog="other").parse_args(["--x"])
+    assert "other: error: unrecognized arguments: --x" in capsys.readouterr().err
+
+
+def test_the_argparse_messages_keep_their_placeholders() -> None:
+    """argparse fills its messages with ``%``: a translation keeps every placeholder."""
+    from ginrummy.cli import ARGPARSE_MESSAGES
+
+    percent = re.compile(r"%(?:\(\w+\))?[sr]")
+    for lang in ("ko", "lv"):
+        with using(lang):
+            for message in ARGPARSE_MESSAGES:
+                said = i18n._(message)
+                assert said != message or message == "%s", (lang, message)
+                assert sorted(percent.findall(said)) == sorted(percent.findall(message)), (lang, message, said)
+            for n in (1, 2, 5, 11):
+                said = i18n.ngettext("expected %s argument", "expected %s arguments", n)
+                assert percent.findall(said) == ["%s"]
+
+
+def test_simulates_output_is_in_the_catalogs(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The summary, the table's headings and the closing line under ``xx``: outside the markers
+    only the variant and agents as named on the command line, and figures."""
+    for variant, extra in (("classic", []), ("solitaire", ["--exact", "--options", "scoring=basic"])):
+        code, out, err = run_cli(
+            capsys, tmp_path, "--lang", "xx", "simulate", "--variant", variant, "--hands", "2", "--workers", "1", *extra
+        )
+        assert code == 0, err
+        rest = outside_markers(out)
+        rest = re.sub(rf"\b({variant}|greedy|scoring=basic)\b|\(#\d\)|[-+\d.,:%]+", " ", rest)
+        assert rest.split() == [], out
+        assert outside_markers(err.replace("simulate: ", "")) == ""  # the progress lines
+    code, out, _err = run_cli(
+        capsys, tmp_path, "--lang", "ko", "simulate", "--variant", "classic", "--hands", "2", "--workers", "1"
+    )
+    assert out.startswith("classic: 미러링한 딜 2개, 시드 0, 작업자 1개, ")
+    assert "에이전트" in out and "95% 신뢰구간, 딜 단위로 묶음." in out
+    code, out, _err = run_cli(
+        capsys, tmp_path, "--lang", "lv", "simulate", "--variant", "three", "--hands", "1", "--workers", "1", "--games"
+    )
+    assert out.startswith("three: 1 rotēta spēle, sēkla 0, 1 darba process, ")
+    code, _out, err = run_cli(
+        capsys, tmp_path, "--lang", "lv", "simulate", "--variant", "classic", "--agents", "greedy"
+    )
+    assert code == 2 and "variantam classic vajadzīgi 2 aģenti" in err
+
+
+def test_the_simulation_table_aligns_korean_by_terminal_cells(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from ginrummy.sim.stats import _cells
+
+    _code, out, _err = run_cli(
+        capsys, tmp_path, "--lang", "ko", "simulate", "--variant", "classic", "--hands", "2", "--workers", "1"
+    )
+    lines = out.splitlines()
+    rule = next(i for i, line in enumerate(lines) if set(line) <= {"-", " "} and line)
+    widths = {_cells(line) for line in lines[rule - 1 : rule + 3]}
+    assert len(widths) == 1, lines[rule - 1 : rule + 3]

@@ -3,6 +3,19 @@
 Each sub-command lives in ``ginrummy.commands.<name>`` with ``add_arguments(parser)`` and
 ``run(args) -> int``; heavy imports (Textual, the web server) happen inside ``run`` so that
 ``ginrummy deadwood`` starts fast.
+
+The parser is a :class:`Parser`: argparse whose own words (``usage:``, the headings ``positional
+arguments`` and ``options``, ``show this help message and exit``, the error line and its messages:
+``the following arguments are required``, ``invalid choice``, ``unrecognized arguments``...) come
+from our catalogs in the language chosen (``--lang``, the setting, the environment), like every
+other text of ginrummy.  argparse words each of them with ``gettext.gettext``/``ngettext``
+(Python's argparse howto, "How to translate the argparse output"), which read the process-wide
+gettext domain from the environment's language and compiled ``.mo`` files only; ours follow
+``--lang`` and a source tree's ``.po``.  So while a :class:`Parser` builds itself, parses or
+formats its help, argparse's two lookups are pointed at :mod:`ginrummy.i18n`'s (and put back
+after): the English messages are argparse's own, listed in :data:`ARGPARSE_MESSAGES` so that
+Babel extracts them into our catalogs.  A message a later Python adds stays English until it is
+listed there.
 """
 
 from __future__ import annotations
@@ -15,12 +28,13 @@ import sys
 import tempfile
 import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any, NoReturn
 
 from . import __version__, i18n
 from .errors import GinRummyError
-from .i18n import N_, _
+from .i18n import N_, _, ngettext
 from .store import default_data_dir
 
 # name -> one-line help (translated when shown); the module ginrummy.commands.<name with - as _> implements it.
@@ -42,12 +56,89 @@ LANG_HELP = N_("the language of the apps and messages: en, ko (Korean) or lv (La
 LANG_CHOICES = (*i18n.LANGUAGES, i18n.PSEUDO)  # xx: the pseudo-locale of the tests, never remembered
 
 
+# argparse's own messages (Python 3.11 to 3.13), as it looks them up: extracted into our catalogs
+# (docs/translating.md), and translated keeping argparse's %-placeholders.
+ARGPARSE_MESSAGES = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+    N_("show program's version number and exit"),
+    N_("the following arguments are required: %s"),
+    N_("unrecognized arguments: %s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("not allowed with argument %s"),
+    N_("ignored explicit argument %r"),
+    N_("one of the arguments %s is required"),
+    N_("unknown parser %(parser_name)r (choices: %(choices)s)"),
+)
+# (a call, so that Babel extracts the plural pair; its value is not used)
+ARGPARSE_PLURALS = (ngettext("expected %s argument", "expected %s arguments", 2),)
+
+
+@contextlib.contextmanager
+def _argparse_in_our_words() -> Iterator[None]:
+    """Point argparse's gettext lookups at our catalogs for the block (put back after it)."""
+    module = vars(argparse)
+    saved = module["_"], module["ngettext"]
+    module["_"], module["ngettext"] = _, ngettext
+    try:
+        yield
+    finally:
+        module["_"], module["ngettext"] = saved
+
+
+class Parser(argparse.ArgumentParser):
+    """An argparse parser that speaks the language chosen: its own words come from our catalogs
+    (the module's docstring says how), and its error line is ours to translate too."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        with _argparse_in_our_words():  # the headings and -h's help are worded here
+            super().__init__(*args, **kwargs)
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        with _argparse_in_our_words():
+            return super().parse_known_args(args, namespace)
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        with _argparse_in_our_words():  # 'unrecognized arguments' is worded here
+            return super().parse_args(args, namespace)
+
+    def format_usage(self) -> str:
+        with _argparse_in_our_words():
+            return super().format_usage()
+
+    def format_help(self) -> str:
+        with _argparse_in_our_words():
+            return super().format_help()
+
+    def error(self, message: str) -> NoReturn:
+        """The usage and ``ginrummy: error: MESSAGE`` on stderr, status 2 (as argparse's own)."""
+        self.print_usage(sys.stderr)
+        self.exit(2, _("{prog}: error: {message}").format(prog=self.prog, message=message) + "\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="ginrummy",
         description=_("The Gin Rummy family: play, analyse, simulate. With no command, opens the terminal app."),
     )
-    parser.add_argument("--version", action="version", version=f"ginrummy {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"ginrummy {__version__}",
+        help=_("show program's version number and exit"),
+    )
     parser.add_argument("--data-dir", help=_(DATA_DIR_HELP))
     parser.add_argument("--lang", choices=LANG_CHOICES, metavar="LANG", help=_(LANG_HELP))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -41,7 +41,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help=_("if the saved-games database is damaged or not ginrummy's, move it aside and start a new one"),
     )
     p.add_argument("--no-analysis", action="store_true", help=_("solitaires: skip the post-game analysis of your play"))
-    look = p.add_argument_group("terminal app display")
+    look = p.add_argument_group(_("terminal app display"))
     look.add_argument("--four-colour", "--four-color", action="store_true", help=_("clubs green, diamonds blue"))
     look.add_argument("--large", action="store_true", help=_("large cards"))
     look.add_argument("--high-contrast", action="store_true", help=_("high-contrast theme"))

@@ -22,11 +22,11 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GinRummyError
-from ..i18n import _
+from ..i18n import _, ngettext
 from ..variants import find_variant, variant_names
 
 if TYPE_CHECKING:
-    from ..sim import Progress
+    from ..sim import Progress, SimJob, SimResult
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -202,16 +202,38 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_json(), indent=1))
         return 0
-    what = "deals" if facts.solo else "rotated deals" if facts.roles else "mirrored deals"
-    if job.games:
-        what = what.replace("deals", "games")
-    extra = ", scored exactly over the joker's place" if args.exact else ""
-    print(
-        f"{variant}: {job.hands} {what}{extra}, seed {job.seed}, {result.workers} worker(s), "
-        f"{result.seconds:.1f} s ({result.backend})"
-    )
+    print(summary_line(variant, job, result, exact=args.exact, solo=facts.solo, roles=facts.roles))
     if job.options:
-        print("options: " + ", ".join(f"{k}={v}" for k, v in job.options.items()))
+        print(_("options: {options}").format(options=", ".join(f"{k}={v}" for k, v in job.options.items())))
     print(result.table())
-    print("95% confidence intervals, clustered by " + ("game (its seatings)." if job.games else "deal."))
+    if job.games:
+        print(_("95% confidence intervals, clustered by game (its seatings)."))
+    else:
+        print(_("95% confidence intervals, clustered by deal."))
     return 0
+
+
+def summary_line(variant: str, job: SimJob, result: SimResult, *, exact: bool, solo: bool, roles: bool) -> str:
+    """What was simulated, as a list of facts: ``classic: 1000 mirrored deals, seed 1, 2 workers,
+    3.1 s (process)`` (the variant and the backend by the names they are given with)."""
+    n = job.hands
+    if job.games:
+        if solo:
+            count = ngettext("{n} game", "{n} games", n)
+        elif roles:
+            count = ngettext("{n} rotated game", "{n} rotated games", n)
+        else:
+            count = ngettext("{n} mirrored game", "{n} mirrored games", n)
+    elif solo:
+        count = ngettext("{n} deal", "{n} deals", n)
+    elif roles:
+        count = ngettext("{n} rotated deal", "{n} rotated deals", n)
+    else:
+        count = ngettext("{n} mirrored deal", "{n} mirrored deals", n)
+    facts = [count.format(n=n)]
+    if exact:
+        facts.append(_("scored exactly over the joker's place"))
+    facts.append(_("seed {seed}").format(seed=job.seed))
+    facts.append(ngettext("{n} worker", "{n} workers", result.workers).format(n=result.workers))
+    facts.append(_("{seconds} s ({backend})").format(seconds=f"{result.seconds:.1f}", backend=result.backend))
+    return f"{variant}: " + _(", ").join(facts)

@@ -10,6 +10,7 @@ from typing import Any
 from ..agents import Agent, make_agent
 from ..engine import State
 from ..errors import GinRummyError
+from ..i18n import _
 from ..variants import seats_of, solo_variants, variant_names
 
 Z95 = 1.959963984540054  # the normal distribution's 97.5% point: 95% intervals
@@ -64,12 +65,16 @@ def parse_agent(text: str) -> AgentSpec:
     """Read ``name`` or ``name:key=value:key=value``."""
     parts = [p.strip() for p in str(text).split(":")]
     if not parts[0]:
-        raise GinRummyError(f"not an agent: {text!r} (expected e.g. 'greedy' or 'planner:rollouts=32')")
+        raise GinRummyError(
+            _("not an agent: {agent} (expected e.g. 'greedy' or 'planner:rollouts=32')").format(agent=repr(text))
+        )
     kwargs = []
     for p in parts[1:]:
         key, eq, val = p.partition("=")
         if not eq or not key:
-            raise GinRummyError(f"agent option {p!r} in {text!r} must look like key=value")
+            raise GinRummyError(
+                _("agent option {option} in {agent} must look like key=value").format(option=repr(p), agent=repr(text))
+            )
         kwargs.append((key.strip(), _value(val.strip())))
     return AgentSpec(parts[0], tuple(kwargs))
 
@@ -108,21 +113,29 @@ class SimJob:
 
     def check(self) -> None:
         if self.variant not in variant_names():
-            raise GinRummyError(f"unknown variant {self.variant!r}; choose one of {', '.join(variant_names())}")
+            raise GinRummyError(
+                _("unknown variant {variant}; choose one of {variants}").format(
+                    variant=repr(self.variant), variants=", ".join(variant_names())
+                )
+            )
         n = len(self.agents)
         if self.solo:
             if n < 1:
-                raise GinRummyError("name at least one agent")
+                raise GinRummyError(_("name at least one agent"))
         elif n != seats_of(self.variant):
-            raise GinRummyError(f"{self.variant} needs {seats_of(self.variant)} agents (one a seat), got {n}")
+            raise GinRummyError(
+                _("{variant} needs {seats} agents (one a seat), got {n}").format(
+                    variant=self.variant, seats=seats_of(self.variant), n=n
+                )
+            )
         if self.hands < 1:
-            raise GinRummyError(f"the number of hands must be at least 1, got {self.hands}")
+            raise GinRummyError(_("the number of hands must be at least 1, got {n}").format(n=self.hands))
         if self.exact and not self.solo:
-            raise GinRummyError("exact scoring (the joker averaged out) applies to the solitaires only")
+            raise GinRummyError(_("exact scoring (the joker averaged out) applies to the solitaires only"))
         if self.exact and self.games:
-            raise GinRummyError("exact scoring applies to single hands, not whole games")
+            raise GinRummyError(_("exact scoring applies to single hands, not whole games"))
         if self.exact and self.records:
-            raise GinRummyError("exact scoring plays no single game to record: drop --exact to write records")
+            raise GinRummyError(_("exact scoring plays no single game to record: drop --exact to write records"))
         State.new(self.variant, dict(self.options))  # validates the options
         for spec in self.specs:
             spec.make(self.variant, 0)  # validates the agent names and options

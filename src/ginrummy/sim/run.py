@@ -10,6 +10,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from typing import Any
 
 from ..errors import GinRummyError
+from ..i18n import _, ngettext
 from .jobs import DealOutcome, SimJob
 from .play import _play_chunk
 from .stats import SimResult, _Tally
@@ -61,7 +62,7 @@ def simulate(
     if keep_outcomes is None:
         keep_outcomes = job.records
     if backend not in ("process", "ray"):
-        raise GinRummyError(f"unknown backend {backend!r}; choose process or ray")
+        raise GinRummyError(_("unknown backend {backend}; choose process or ray").format(backend=repr(backend)))
     if backend == "process":
         workers = worker_cap(workers, job.hands)
     else:
@@ -102,7 +103,7 @@ def simulate(
 
 def _drain(pending: dict[Future[list[DealOutcome]], int], take: Callable[[list[DealOutcome], int], None]) -> None:
     """Wait for at least one pending chunk; hand each finished one to ``take`` and forget it."""
-    finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+    finished, _running = wait(pending, return_when=FIRST_COMPLETED)
     for fut in finished:
         take(fut.result(), pending.pop(fut))
 
@@ -129,7 +130,7 @@ def _run_ray(
     pending: dict[Any, int] = {}
 
     def drain() -> None:
-        ready, _ = ray.wait(list(pending), num_returns=1)
+        ready, _waiting = ray.wait(list(pending), num_returns=1)
         for ref in ready:
             take(ray.get(ref), pending.pop(ref))
 
@@ -175,6 +176,11 @@ def progress_printer(stream: Any = None, label: str = "simulate") -> tuple[Progr
         step = int(10 * done / total)
         if step != last[0] or done == total:
             last[0] = step
-            print(f"{label}: {done}/{total} deals", file=stream, flush=True)
+            print(
+                f"{label}: "
+                + ngettext("{done}/{total} deal", "{done}/{total} deals", total).format(done=done, total=total),
+                file=stream,
+                flush=True,
+            )
 
     return plain, lambda: None

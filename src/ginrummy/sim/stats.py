@@ -3,12 +3,40 @@
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ..i18n import NP_, pgettext
 from .jobs import Z95, DealOutcome, SimJob
+
+# The table's headings (SimResult.table), translated when shown
+_HEADINGS = {
+    "agent": NP_("simulation table", "agent"),
+    "games": NP_("simulation table", "games"),
+    "hands": NP_("simulation table", "hands"),
+    "win rate": NP_("simulation table", "win rate"),
+    "game win rate": NP_("simulation table", "game win rate"),
+    "95% CI": NP_("simulation table", "95% CI"),
+    "points/hand": NP_("simulation table", "points/hand"),
+    "net points/hand": NP_("simulation table", "net points/hand"),
+    "points/game": NP_("simulation table", "points/game"),
+    "net points/game": NP_("simulation table", "net points/game"),
+    "net/hand": NP_("simulation table", "net/hand"),
+    "net/game": NP_("simulation table", "net/game"),
+    "decisions/s": NP_("simulation table", "decisions/s"),
+}
+
+
+def _heading(key: str) -> str:
+    return pgettext("simulation table", _HEADINGS[key])
+
+
+def _cells(text: str) -> int:
+    """The columns ``text`` takes in a terminal (wide and full-width characters take two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
 # --- statistics ----------------------------------------------------------------------------------
@@ -92,17 +120,26 @@ class SimResult:
         }
 
     def table(self) -> str:
-        """A plain-text table of the rows."""
-        solo = self.job.solo
-        win_head = "win rate"
-        pts_head = "net points/hand" if solo else "points/hand"
-        if self.job.games:
-            win_head = "game win rate"
-            pts_head = "net points/game" if solo else "points/game"
-        head = ["agent", "games" if self.job.games else "hands", win_head, "95% CI", pts_head, "95% CI"]
+        """A plain-text table of the rows, its headings in the current language (columns aligned
+        by the cells a terminal gives each character: Korean is double width)."""
+        solo, games = self.job.solo, self.job.games
+        head = [
+            _heading("agent"),
+            _heading("games" if games else "hands"),
+            _heading("game win rate" if games else "win rate"),
+            _heading("95% CI"),
+            _heading(
+                ("net points/game" if solo else "points/game")
+                if games
+                else "net points/hand"
+                if solo
+                else "points/hand"
+            ),
+            _heading("95% CI"),
+        ]
         if not solo:
-            head += ["net/game" if self.job.games else "net/hand", "95% CI"]
-        head.append("decisions/s")
+            head += [_heading("net/game" if games else "net/hand"), _heading("95% CI")]
+        head.append(_heading("decisions/s"))
         lines = [head]
         for r in self.rows:
             row = [
@@ -117,9 +154,12 @@ class SimResult:
                 row += [f"{r.net[0]:+.3f}", f"{r.net[1]:+.3f}..{r.net[2]:+.3f}"]
             row.append(f"{r.decisions_per_second:,.0f}")
             lines.append(row)
-        widths = [max(len(x[i]) for x in lines) for i in range(len(head))]
+        widths = [max(_cells(x[i]) for x in lines) for i in range(len(head))]
         text = [
-            "  ".join(x.ljust(w) if i == 0 else x.rjust(w) for i, (x, w) in enumerate(zip(row, widths, strict=True)))
+            "  ".join(
+                x + " " * (w - _cells(x)) if i == 0 else " " * (w - _cells(x)) + x
+                for i, (x, w) in enumerate(zip(row, widths, strict=True))
+            ).rstrip()
             for row in lines
         ]
         text.insert(1, "  ".join("-" * w for w in widths))
