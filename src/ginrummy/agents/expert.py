@@ -59,6 +59,7 @@ from .knowledge import (
     obs_variant,
 )
 from .sampling import sampled_knock_value
+from .search import searched
 from .solo_melds import gin_completions
 
 __all__ = ["DEFAULT", "TABLE_VARIANTS", "Evaluation", "ExpertAgent", "Params", "evaluate", "hand_value"]
@@ -559,6 +560,10 @@ class ExpertAgent(Agent):
             return Decision(legal[0], i18n._("The only legal action."))
         ev = evaluate(observation, legal, params=self.params, seed=self.seed)
         best, why = ev.best, ev.why
+        if self.params.search > 0 and self.params.noise <= 0 and not ev.habit:
+            best = searched(observation, legal, ev.values, best, self.params, self.seed)
+            if best != ev.best:
+                why = _plain_why(best, ev.notes.get(best, ""))
         if self.params.noise > 0 and best.kind != "gin" and not ev.habit and len(ev.values) > 1:
             # A noisier judgement: every option's value is misjudged by a random error.
             rng = obs_rng(self.seed, observation, "noise")

@@ -83,6 +83,17 @@ class Params:
     memory: int = -1  # buried pile cards remembered, the most recent first (-1: all)
     pickups: bool = True  # remembers the cards the opponent took from the pile
     noise: float = 0.0  # spread (points, one standard deviation) of the error in judging each option
+    # The search of close calls (ginrummy.agents.search): sampled worlds a decision (0: off), the
+    # options within search_window points of the best (knocks against playing on within
+    # search_knock_window; 0: not searched), at most search_options of them; another option
+    # replaces the expert's choice when better by search_z standard errors and search_gain points.
+    search: int = 0
+    search_window: float = 1.0
+    search_knock_window: float = 0.0
+    search_options: int = 3
+    search_z: float = 1.0
+    search_gain: float = 0.5
+    search_outs: float = 2.5  # the play-outs' knock rule: effective deadwood = plain - this
 
 
 DEFAULT: Final = Params()
