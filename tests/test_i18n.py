@@ -365,8 +365,9 @@ def test_no_english_bypasses_the_catalogs_in_the_words_of_whole_games(variant: s
             event = session.computer_step()
             assert event is not None
             if event.reason:  # the computer player's reasons are catalog messages too
-                assert_wrapped([event.reason], f"{variant} reason")
-                assert event.reason.startswith(i18n.PSEUDO_OPEN)
+                said = words.reason_text(event.reason)
+                assert_wrapped([said], f"{variant} reason")
+                assert said.startswith(i18n.PSEUDO_OPEN)
             for viewer in (None, *range(len(session.names))):
                 text = words.move_text(
                     session.state.players, event.seat, event.action, viewer=viewer, taken=event.taken

@@ -1,17 +1,21 @@
-"""The server's worker processes start in English: the reasons and hints they work out are worded
-in the language the server passes them (the connection's), as they would be in the server."""
+"""The server's worker processes word nothing: the reasons and hints they work out come back as
+data (:mod:`ginrummy.agents.reasons`), worded by the server for each connection in its language."""
 
 from __future__ import annotations
 
+import pickle
 import re
 
 import pytest
 
+from ginrummy.agents.reasons import Joined, Message
+from ginrummy.i18n import using
 from ginrummy.session import HUMAN, make_session
+from ginrummy.words import reason_text
 
 pytest.importorskip("starlette")
 
-from ginrummy.web.thinker import _advise_in_worker, _decide_in_worker
+from ginrummy.web.thinker import _advise_in_worker, _decide_in_worker, advice_words
 
 HANGUL = re.compile("[\uac00-\ud7a3]")
 
@@ -24,18 +28,31 @@ def _position() -> tuple[dict[str, object], list[str]]:
     return s.state.observation(seat), [str(a) for a in s.state.legal_actions()]
 
 
-def test_a_worker_words_the_computers_reasons_in_the_language_it_is_given() -> None:
+def test_a_worker_returns_the_computers_reasons_as_data() -> None:
     obs, legal = _position()
-    _action, english = _decide_in_worker("expert", "classic", obs, legal)
-    action, korean = _decide_in_worker("expert", "classic", obs, legal, "ko")
+    with using("ko"):  # the language a worker happens to run in changes nothing
+        action, reason = _decide_in_worker("expert", "classic", obs, legal)
+    assert isinstance(reason, (Message, Joined))
+    assert pickle.loads(pickle.dumps(reason)) == reason  # it crosses the process boundary as it is
+    english = reason_text(reason)
+    with using("ko"):
+        korean = reason_text(reason)
     assert english and not HANGUL.search(english)
     assert korean and HANGUL.search(korean)
-    assert action == _action  # the language changes the words only
+    assert _decide_in_worker("expert", "classic", obs, legal) == (action, reason)
 
 
-def test_a_worker_words_a_hint_in_the_language_it_is_given() -> None:
+def test_a_workers_hint_is_worded_for_the_connection_that_shows_it() -> None:
     obs, legal = _position()
-    english = _advise_in_worker("classic", obs, legal)
-    latvian = _advise_in_worker("classic", obs, legal, "lv")
-    assert english["best"] == latvian["best"]
-    assert english["why"] != latvian["why"]
+    with using("lv"):
+        advice = _advise_in_worker("classic", obs, legal)  # asked from a Latvian page
+    assert isinstance(advice["why"], (Message, Joined))
+    players, seat = ["You", "Expert"], int(str(obs["seat"]))
+    with using("lv"):
+        latvian = advice_words(advice, players, seat, seat, "classic")
+    with using("ko"):
+        korean = advice_words(advice, players, seat, seat, "classic")
+    english = advice_words(advice, players, seat, seat, "classic")
+    assert latvian["best"] == korean["best"] == english["best"]
+    assert HANGUL.search(korean["why"]) and not HANGUL.search(latvian["why"])
+    assert len({english["why"], latvian["why"], korean["why"]}) == 3

@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 from . import words
 from .actions import Action
+from .agents.reasons import Value
 from .cards import Card
 from .engine import State
 from .variants import find_variant
@@ -21,7 +22,9 @@ class MoveEvent:
     """One move of a hand as the session saw it.  ``seat``, ``action`` and ``taken`` are public;
     ``drawn`` (the card a stock draw gave, or a solitaire's next card) and ``reason`` (a computer
     player's reasons, about its own cards) are private to the seats that may see that hand,
-    until the hand is over (:meth:`Session.may_see`)."""
+    until the hand is over (:meth:`Session.may_see`).  ``reason`` is data
+    (:mod:`ginrummy.agents.reasons`), worded for each viewer in the viewer's language; text only
+    in a game saved before reasons were data (shown as it was written)."""
 
     hand: int  # 1-based hand number
     index: int  # position among the hand's actions
@@ -29,7 +32,7 @@ class MoveEvent:
     action: Action
     taken: Card | None = None
     drawn: Card | None = None
-    reason: str | None = None
+    reason: Value | None = None
 
 
 class Roles(NamedTuple):
@@ -46,7 +49,7 @@ class MoveLog:
 
     state: State
     # What the session saw of each move beyond the public action: (hand, index) -> (taken, drawn, reason).
-    _notes: dict[tuple[int, int], tuple[Card | None, Card | None, str | None]]
+    _notes: dict[tuple[int, int], tuple[Card | None, Card | None, Value | None]]
 
     def moves(self, hand: int | None = None) -> list[MoveEvent]:
         """The moves of ``hand`` (default: the hand in play, or the one just over), in order."""

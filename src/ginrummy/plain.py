@@ -34,6 +34,7 @@ from .words import (
     default_players,
     display_names,
     no_hand_line,
+    reason_text,
     result_lines,
     result_name,
     score_lines,
@@ -529,7 +530,7 @@ class PlainGame:
             self.error(_("no hint: {error}").format(error=exc))
             return
         best = getattr(advice, "best", None)
-        why = getattr(advice, "why", None)
+        why = reason_text(getattr(advice, "why", None))
         self.say(_("Hint: {move}. {why}").format(move=best, why=why) if why else _("Hint: {move}").format(move=best))
         ranked = getattr(advice, "ranked", None) or []
         if ranked:

@@ -23,7 +23,7 @@ from typing import Any
 
 from . import words
 from .actions import Action
-from .agents import Agent, make_agent
+from .agents import Agent, make_agent, reasons
 from .agents.advisor import Advice, advise
 from .cards import Card
 from .engine import Cut, State
@@ -76,7 +76,7 @@ class Session(MoveLog):
         self._agents: dict[int, Agent] = {}
         # What the session saw of each move beyond the public action: (hand, index) -> (taken,
         # drawn, reason).  Moves made before a resume lack it (their public words are the same).
-        self._notes: dict[tuple[int, int], tuple[Card | None, Card | None, str | None]] = {}
+        self._notes: dict[tuple[int, int], tuple[Card | None, Card | None, reasons.Value | None]] = {}
         self._suggestion: tuple[tuple[int, int], tuple[int, Advice] | None] | None = None
         self.takebacks = 0  # moves taken back (take_back): a game with takebacks is marked so in the history
         self.first_cut: Cut | None = None  # the cut for the first deal or the roles (cut), for cut_lines
@@ -188,7 +188,7 @@ class Session(MoveLog):
         return self._apply(seat, action)
 
     def _apply(
-        self, seat: int, action: Action | str | int, reason: str | None = None, *, computer: bool = False
+        self, seat: int, action: Action | str | int, reason: reasons.Value | None = None, *, computer: bool = False
     ) -> MoveEvent:
         """Apply one action and note what this session saw of it (the card taken, the card drawn)."""
         st = self.state
@@ -224,9 +224,10 @@ class Session(MoveLog):
             raise ComputerPlayerError(words.computer_failed(self.state.players[seat])) from exc
         return self.play_computer(seat, decision.action, decision.explanation)
 
-    def play_computer(self, seat: int, action: Action | str, reason: str | None = None) -> MoveEvent:
-        """A computer seat's decision (worked out here or in a worker process) and its reasons,
-        which the move log keeps private until the hand is over."""
+    def play_computer(self, seat: int, action: Action | str, reason: reasons.Value | None = None) -> MoveEvent:
+        """A computer seat's decision (worked out here or in a worker process) and its reasons
+        (data, worded for each viewer: :mod:`ginrummy.agents.reasons`), which the move log keeps
+        private until the hand is over."""
         if self.state.current_player != seat or self.is_human(seat):
             raise IllegalAction(f"seat {seat} is not a computer player to act")
         return self._apply(seat, action, reason, computer=True)
@@ -423,7 +424,7 @@ class Session(MoveLog):
             "deal_seed": self.deal_seed,
             "pending": None if self._pending is None else [str(self._pending[0]), self._pending[1]],
             "notes": [
-                [h, i, None if t is None else str(t), None if d is None else str(d), r]
+                [h, i, None if t is None else str(t), None if d is None else str(d), reasons.to_json(r)]
                 for (h, i), (t, d, r) in sorted(self._notes.items())
             ],
             "takebacks": self.takebacks,
@@ -458,7 +459,7 @@ class Session(MoveLog):
                 s._notes[(int(h), int(i))] = (
                     None if t is None else Card.parse(str(t)),
                     None if d is None else Card.parse(str(d)),
-                    None if r is None else str(r),
+                    _saved_reason(r),
                 )
             except (TypeError, ValueError, GinRummyError):
                 continue  # a damaged note loses only its words, never the game
@@ -469,6 +470,17 @@ class Session(MoveLog):
         except (TypeError, ValueError, KeyError, GinRummyError):
             s.first_cut = None  # a damaged cut loses only its words: the record keeps who dealt first
         return s
+
+
+def _saved_reason(data: Any) -> reasons.Value | None:
+    """A move's reasons as saved: data (worded again in the language of now), or the text of a
+    game saved before reasons were data (shown as it was written); damaged ones are dropped."""
+    if data is None:
+        return None
+    try:
+        return reasons.from_json(data)
+    except (ValueError, TypeError, RecursionError):
+        return None
 
 
 def _cut_json(cut: Cut) -> dict[str, Any]:

@@ -25,15 +25,17 @@ overrides: every name is shown through :func:`clean_name`.
 from __future__ import annotations
 
 import re
+import string
 import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .actions import Action
+from .agents.reasons import Joined, Message, Value
 from .cards import Card
 from .engine import Cut
 from .errors import OptionError
-from .i18n import N_, NP_, _, current_language, ngettext, pgettext
+from .i18n import N_, NP_, _, current_language, ngettext, pgettext, using
 from .melds import Arrangement
 from .variants import Variant, find_variant, solo_variants
 
@@ -54,6 +56,7 @@ __all__ = [
     "move_text",
     "no_hand_line",
     "reason_line",
+    "reason_text",
     "result_lines",
     "result_name",
     "score_lines",
@@ -197,7 +200,7 @@ def move_text(
     you: bool = True,
     taken: Card | None = None,
     drawn: Card | None = None,
-    reason: str | None = None,
+    reason: Value | None = None,
     private: bool = False,
 ) -> str:
     """One move in words for ``viewer`` (``None``: a spectator).  ``taken`` (the card taken from
@@ -247,7 +250,7 @@ def move_text(
     else:
         text = _("{name}: {move}").format(name=_("You") if own else who, move=action)
     if private and reason:
-        text = _("{move} ({reason})").format(move=text, reason=reason)
+        text = _("{move} ({reason})").format(move=text, reason=reason_text(reason))
     return text
 
 
@@ -256,12 +259,61 @@ def action_words(players: Sequence[str], seat: int | None, action: str, viewer: 
     return move_text(players, seat, Action.parse(action), viewer=viewer)
 
 
-def reason_line(players: Sequence[str], seat: int | None, action: Action, reason: str) -> str:
+def reason_line(players: Sequence[str], seat: int | None, action: Action, reason: Value) -> str:
     """A computer player's reason for one move, for the review after the hand."""
     who = display_name(players[seat]) if seat is not None else "?"
-    if reason.lower().startswith(action.kind):  # the reason names the move already ("Discard 9c: ...")
-        return _("{name}: {reason}").format(name=who, reason=reason)
-    return _("{name}, {move}: {reason}").format(name=who, move=action, reason=reason)
+    with using("en"):  # the reason names the move already ("Discard 9c: ..."), in any language
+        names_move = reason_text(reason).lower().startswith(action.kind)
+    if names_move:
+        return _("{name}: {reason}").format(name=who, reason=reason_text(reason))
+    return _("{name}, {move}: {reason}").format(name=who, move=action, reason=reason_text(reason))
+
+
+def reason_text(reason: Value | None) -> str:
+    """A computer player's reasons or a hint's explanation (:mod:`ginrummy.agents.reasons`) in
+    words, in the current language.  Text is shown as it is (an old save's reasons, worded when
+    they were given; card notation); a message whose translation cannot be filled falls back to
+    its English."""
+    if reason is None:
+        return ""
+    if isinstance(reason, Joined):
+        sep = _(reason.separator) if reason.separator else ""
+        return sep.join(reason_text(p) for p in reason.parts) + (_(reason.end) if reason.end else "")
+    if not isinstance(reason, Message):
+        return str(reason)
+    if not reason.text:
+        return ""
+    values = {k: reason_text(v) if isinstance(v, (Message, Joined)) else v for k, v in reason.values}
+    if reason.plural is not None:
+        template = ngettext(reason.text, reason.plural, reason.count)
+        english = reason.text if reason.count == 1 else reason.plural
+    else:
+        template, english = _(reason.text), reason.text
+    for text in (template, english):
+        filled = _fill(text, values)
+        if filled is not None:
+            return filled
+    return english
+
+
+def _fill(template: str, values: Mapping[str, str | int]) -> str | None:
+    """``template`` with its named fields (``{card}``, ``{n}``; nothing else: no attributes, no
+    indexes) filled from ``values``; None when it asks for anything else."""
+    out = []
+    try:
+        for literal, field, spec, conv in _FORMATTER.parse(template):
+            out.append(literal)
+            if field is None:
+                continue
+            if field not in values or conv not in (None, "s"):
+                return None
+            out.append(format(values[field], spec or ""))
+    except (ValueError, TypeError):
+        return None
+    return "".join(out)
+
+
+_FORMATTER = string.Formatter()
 
 
 def computer_failed(name: str) -> str:
@@ -272,11 +324,11 @@ def computer_failed(name: str) -> str:
     ).format(name=display_name(name))
 
 
-def sitter_line(players: Sequence[str], sitter: int, best: Action | str, why: str | None) -> str:
+def sitter_line(players: Sequence[str], sitter: int, best: Action | str, why: Value | None) -> str:
     """The computer sitter's suggestion to the captain (three): ``Expert 2 (the sitter) suggests: draw — why``."""
     name = display_name(players[sitter])
     if why:
-        return _("{name} (the sitter) suggests: {move} — {why}").format(name=name, move=best, why=why)
+        return _("{name} (the sitter) suggests: {move} — {why}").format(name=name, move=best, why=reason_text(why))
     return _("{name} (the sitter) suggests: {move}").format(name=name, move=best)
 
 

@@ -20,12 +20,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .. import i18n
 from ..actions import Action
 from ..cards import CARDS
 from ..melds import best_discards, min_deadwood
 from .expert import TABLE_VARIANTS, evaluate
 from .knowledge import VALUES, card_mask, iter_cards
+from .reasons import N_, Joined, Message, Value, ngettext
 
 __all__ = ["Advice", "advise"]
 
@@ -45,7 +45,7 @@ class Advice:
 
     best: Action
     ranked: list[tuple[Action, float]]
-    why: str
+    why: Value  # data (ginrummy.agents.reasons), worded by ginrummy.words.reason_text for each reader
 
 
 def advise(observation: Mapping[str, Any], legal: Sequence[Action], variant: str) -> Advice:
@@ -103,11 +103,11 @@ def _coerce(got: Any, legal: list[Action]) -> Advice | None:
     (best, ranked, why) tuple, or a ranking; keep only legal actions, and all of them."""
     best: Any = None
     ranked: Any = None
-    why = ""
+    why: Value = ""
     if hasattr(got, "best") and hasattr(got, "ranked"):
-        best, ranked, why = got.best, got.ranked, str(getattr(got, "why", ""))
+        best, ranked, why = got.best, got.ranked, _why(getattr(got, "why", ""))
     elif isinstance(got, tuple) and len(got) == 3:
-        best, ranked, why = got[0], got[1], str(got[2])
+        best, ranked, why = got[0], got[1], _why(got[2])
     elif isinstance(got, Mapping):
         ranked = list(got.items())
     elif isinstance(got, list):
@@ -143,44 +143,55 @@ def _coerce(got: Any, legal: list[Action]) -> Advice | None:
     order = sorted(legal, key=lambda a: (a != b, -values[a], a.id))
     if not why:
         text = str(b)
-        why = i18n._("{move}: the solitaire planner rates it best ({value}).").format(
-            move=f"{text[0].upper()}{text[1:]}", value=f"{values[b]:.3g}"
+        why = N_(
+            "{move}: the solitaire planner rates it best ({value}).",
+            move=f"{text[0].upper()}{text[1:]}",
+            value=f"{values[b]:.3g}",
         )
     return Advice(b, [(a, values[a]) for a in order], why)
+
+
+def _why(got: Any) -> Value:
+    """The planner's explanation: kept as data (a reason), or as text when it words its own."""
+    return got if isinstance(got, (Message, Joined)) else str(got or "")
 
 
 def _greedy_solo(obs: Mapping[str, Any], legal: list[Action]) -> Advice:
     hand = card_mask(obs.get("hand") or [])
     unseen = iter_cards(card_mask(obs.get("unseen") or []))
     values: dict[Action, float] = {}
-    notes: dict[Action, str] = {}
+    notes: dict[Action, Value] = {}
     for a in legal:
         if a.kind == "gin":
             kept = hand if a.card is None else hand & ~(1 << int(a.card))
             values[a] = 100.0 + (1.0 if a.card is None else 0.0)
             if a.card is None:
-                notes[a] = i18n._("gin: every card is melded")
+                notes[a] = N_("gin: every card is melded")
             else:
-                notes[a] = i18n._("gin: every card is melded after throwing {card}").format(card=a.card)
+                notes[a] = N_("gin: every card is melded after throwing {card}", card=a.card)
         elif a.kind == "knock":
             kept = hand if a.card is None else hand & ~(1 << int(a.card))
             d = min_deadwood(kept)
             values[a] = 50.0 - d
-            notes[a] = i18n._("knock with deadwood {deadwood}").format(deadwood=d)
+            notes[a] = N_("knock with deadwood {deadwood}", deadwood=d)
         elif a.kind == "discard" and a.card is not None:
             kept = hand & ~(1 << int(a.card))
             d = min_deadwood(kept)
             outs = sum(1 for u in unseen if best_discards(kept | (1 << u))[0] < d)
             values[a] = -d + 0.5 * outs + 0.01 * VALUES[int(a.card)]
-            notes[a] = i18n.ngettext(
-                "keeps deadwood {deadwood} with {n} outs", "keeps deadwood {deadwood} with {n} outs", outs
-            ).format(deadwood=d, n=outs)
+            notes[a] = ngettext(
+                "keeps deadwood {deadwood} with {n} outs",
+                "keeps deadwood {deadwood} with {n} outs",
+                outs,
+                deadwood=d,
+                n=outs,
+            )
         else:  # draw
             d = min_deadwood(hand)
             values[a] = -d
-            notes[a] = i18n._("draw to improve deadwood {deadwood}").format(deadwood=d)
+            notes[a] = N_("draw to improve deadwood {deadwood}", deadwood=d)
     best = max(legal, key=lambda a: (values[a], -a.id))
     ranked = sorted(legal, key=lambda a: (-values[a], a.id))
     c = f" {CARDS[int(best.card)]}" if best.card is not None else ""
-    why = i18n._("{move}: {note}.").format(move=f"{best.kind.capitalize()}{c}", note=notes[best])
+    why = N_("{move}: {note}.", move=f"{best.kind.capitalize()}{c}", note=notes[best])
     return Advice(best, [(a, round(values[a], 2)) for a in ranked], why)

@@ -16,6 +16,7 @@ from typing import Any
 from ..actions import Action
 from ..errors import GinRummyError
 from ..observe import Observation
+from .reasons import Value
 
 __all__ = ["Agent", "Decision", "available_agents", "make_agent", "register"]
 
@@ -25,12 +26,14 @@ class Decision:
     """An agent's choice, with an optional sentence of why and its estimate of each option.
 
     ``explanation`` talks about the agent's own hidden cards ("it keeps 7h-8h-9h"): it is private
-    to the agent's seat.  Front ends never print it themselves; the session's move log
+    to the agent's seat.  It is data, not words (:mod:`ginrummy.agents.reasons`: a catalog message
+    and its values; text is shown as it is), worded by :func:`ginrummy.words.reason_text` for each
+    viewer in the viewer's language.  Front ends never print it themselves; the session's move log
     (:meth:`ginrummy.session.Session.move_text`) shows it only to a seat that may see that hand,
     or once the hand is over."""
 
     action: Action
-    explanation: str | None = None  # private to the seat until the hand is over
+    explanation: Value | None = None  # private to the seat until the hand is over
     values: dict[str, float] = field(default_factory=dict)  # action string -> estimated value
 
 

@@ -19,13 +19,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from .. import i18n
 from ..actions import Action
 from ..melds import min_deadwood
 from ..observe import Observation
 from ..variants import variant_names
 from .base import Agent, Decision, register
 from .knowledge import CARD_INDEX, VALUES, card_mask, obs_rng
+from .reasons import N_
 
 __all__ = ["ALL_VARIANTS", "GreedyAgent", "RandomAgent", "greedy_choice"]
 
@@ -42,7 +42,7 @@ class RandomAgent(Agent):
         if not legal:
             raise ValueError("no legal action to choose from")
         rng = obs_rng(self.seed, observation, "random")
-        return Decision(legal[rng.randrange(len(legal))], i18n._("A random legal action."))
+        return Decision(legal[rng.randrange(len(legal))], N_("A random legal action."))
 
 
 @register("greedy", ALL_VARIANTS)
@@ -71,7 +71,7 @@ def greedy_choice(observation: Mapping[str, Any], legal: Sequence[Action]) -> De
     if outs:
         for a in outs:
             if a.kind == "gin" and a.card is None:
-                return Decision(a, i18n._("Big gin: all eleven cards are melded."))
+                return Decision(a, N_("Big gin: all eleven cards are melded."))
         best: Action | None = None
         best_key: tuple[int, int, int, int, int] | None = None
         for a in outs:
@@ -84,14 +84,14 @@ def greedy_choice(observation: Mapping[str, Any], legal: Sequence[Action]) -> De
                 best, best_key = a, key
         assert best is not None and best_key is not None
         if best.kind == "gin":
-            return Decision(best, i18n._("Gin: every card is melded."))
-        return Decision(best, i18n._("Knock with deadwood {deadwood}.").format(deadwood=best_key[1]))
+            return Decision(best, N_("Gin: every card is melded."))
+        return Decision(best, N_("Knock with deadwood {deadwood}.", deadwood=best_key[1]))
     if "take" in kinds or ("draw" in kinds and "discard" not in kinds):
         take = next((a for a in legal if a.kind == "take"), None)
         other = next((a for a in legal if a.kind in ("pass", "draw")), legal[0])
         top = _top_card(observation)
         if take is None or top is None:
-            return Decision(other, i18n._("Draw from the stock."))
+            return Decision(other, N_("Draw from the stock."))
         now = min_deadwood(hand)
         allow = bool((observation.get("options") or {}).get("discard_drawn_upcard_allowed", False))
         with_top = hand | (1 << top)
@@ -100,8 +100,8 @@ def greedy_choice(observation: Mapping[str, Any], legal: Sequence[Action]) -> De
             default=now,
         )
         if after < now:
-            return Decision(take, i18n._("Take it: deadwood {now} -> {after}.").format(now=now, after=after))
-        return Decision(other, i18n._("The card does not lower the deadwood."))
+            return Decision(take, N_("Take it: deadwood {now} -> {after}.", now=now, after=after))
+        return Decision(other, N_("The card does not lower the deadwood."))
     discards = [a for a in legal if a.kind == "discard" and a.card is not None]
     if discards:
         scored = []
@@ -109,10 +109,8 @@ def greedy_choice(observation: Mapping[str, Any], legal: Sequence[Action]) -> De
             c = int(a.card) if a.card is not None else 0
             scored.append((_discard_key(c, min_deadwood(hand & ~(1 << c))), a))
         dkey, choice = min(scored, key=lambda t: t[0])
-        return Decision(
-            choice, i18n._("Discard {card}: deadwood {deadwood}.").format(card=choice.card, deadwood=dkey[0])
-        )
-    return Decision(legal[0], i18n._("The only sensible action."))
+        return Decision(choice, N_("Discard {card}: deadwood {deadwood}.", card=choice.card, deadwood=dkey[0]))
+    return Decision(legal[0], N_("The only sensible action."))
 
 
 def _top_card(observation: Mapping[str, Any]) -> int | None:

@@ -8,13 +8,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .. import i18n
 from ..actions import Action
 from ..cards import JOKER
 from ..errors import GinRummyError
 from ..melds import min_deadwood
 from ..observe import Observation
 from .base import Agent, Decision, register
+from .reasons import N_
 from .solo_melds import _meld_sizes_with, has_gin10, min_deadwood_of_ten
 from .solo_rules import SOLO_VARIANTS, SoloRules, _card_int, _mask, _rules_for
 
@@ -222,6 +222,6 @@ class ClairvoyantAgent(Agent):
         best, value = ranked[0]
         return Decision(
             best,
-            i18n._("Knowing the deck: best result {value}.").format(value=f"{value:g}"),
+            N_("Knowing the deck: best result {value}.", value=f"{value:g}"),
             {str(a): v for a, v in ranked},
         )

@@ -58,6 +58,7 @@ from .knowledge import (
     obs_rng,
     obs_variant,
 )
+from .reasons import N_, Value, joined, message
 from .sampling import sampled_knock_value
 from .search import searched
 from .solo_melds import gin_completions
@@ -73,9 +74,9 @@ class Evaluation:
     the facts behind it."""
 
     values: dict[Action, float]
-    notes: dict[Action, str]
+    notes: dict[Action, Value]  # the facts behind each value, as data (ginrummy.agents.reasons)
     best: Action
-    why: str
+    why: Value
     habit: bool = False  # the best action is a habit of the player (a level's early knock), not a judgement
 
 
@@ -331,7 +332,7 @@ def _decide_draw(ev: _Eval, k: Knowledge, legal: Sequence[Action]) -> Evaluation
     top = k.top
     stock = k.stock_size - 1  # about what is left when this turn's discard is made
     values: dict[Action, float] = {}
-    notes: dict[Action, str] = {}
+    notes: dict[Action, Value] = {}
     if p.greedy_draw and take is not None and top is not None and other is not None:
         from .basic import greedy_choice
 
@@ -348,8 +349,10 @@ def _decide_draw(ev: _Eval, k: Knowledge, legal: Sequence[Action]) -> Evaluation
         if p.draw_replace:
             m_draw -= p.draw_replace * ev.replacement(hand, d0)
         values[other] = play_on_for_game(ev.game, play_on_value(m_draw, stock, k.wall, p, ev.box), stock, k.wall)
-        notes[other] = i18n._("deadwood {deadwood}; by its estimate a stock card saves {saving} on average").format(
-            deadwood=d0, saving=f"{pot0:.1f}"
+        notes[other] = N_(
+            "deadwood {deadwood}; by its estimate a stock card saves {saving} on average",
+            deadwood=d0,
+            saving=f"{pot0:.1f}",
         )
     take_facts = (d0, -1)
     if take is not None and top is not None:
@@ -370,41 +373,42 @@ def _decide_draw(ev: _Eval, k: Knowledge, legal: Sequence[Action]) -> Evaluation
         melded = _meld_with(with_top & ~(1 << c_best), top)
         mates = iter_cards(hand & RELATED[top])
         if melded:
-            how = i18n._("it melds with {cards} and leaves deadwood {deadwood} after throwing {card}")
+            how = i18n.N_("it melds with {cards} and leaves deadwood {deadwood} after throwing {card}")
         elif d_take < d0:
-            how = i18n._("it lowers the count from {now} and leaves deadwood {deadwood} after throwing {card}")
+            how = i18n.N_("it lowers the count from {now} and leaves deadwood {deadwood} after throwing {card}")
         elif mates:
-            how = i18n._("it goes with {cards} and leaves deadwood {deadwood} after throwing {card}")
+            how = i18n.N_("it goes with {cards} and leaves deadwood {deadwood} after throwing {card}")
         else:
-            how = i18n._("it is a low card and leaves deadwood {deadwood} after throwing {card}")
-        notes[take] = how.format(
-            cards=melded or ", ".join(str(CARDS[x]) for x in mates), now=d0, deadwood=d_take, card=CARDS[c_best]
+            how = i18n.N_("it is a low card and leaves deadwood {deadwood} after throwing {card}")
+        notes[take] = message(
+            how, cards=melded or ", ".join(str(CARDS[x]) for x in mates), now=d0, deadwood=d_take, card=CARDS[c_best]
         )
         take_facts = (d_take, c_best)
     if not values:
         a = legal[0]
-        return Evaluation({a: 0.0}, {a: ""}, a, i18n._("The only legal action."))
+        return Evaluation({a: 0.0}, {a: ""}, a, N_("The only legal action."))
     best = max(values, key=lambda a: (values[a], a.kind != "take"))
-    top_s = str(CARDS[top]) if top is not None else i18n._("the card")
+    top_s: Value = str(CARDS[top]) if top is not None else N_("the card")
+    why: Value
     if best.kind == "take":
-        why = i18n._("Take {card}: {note}.").format(card=top_s, note=notes[best])
+        why = N_("Take {card}: {note}.", card=top_s, note=notes[best])
     elif take is not None and top is not None:
         d_take, c_best = take_facts
         if best.kind == "pass":
-            why = i18n._(
+            text = i18n.N_(
                 "Pass on {card}: taking {card} would leave deadwood {deadwood} after throwing {thrown} "
                 "(now {now}); the expert rates the stock higher ({note})."
             )
         else:
-            why = i18n._(
+            text = i18n.N_(
                 "Draw from the stock: taking {card} would leave deadwood {deadwood} after throwing {thrown} "
                 "(now {now}); the expert rates the stock higher ({note})."
             )
-        why = why.format(card=top_s, deadwood=d_take, thrown=CARDS[c_best], now=d0, note=notes[best])
+        why = message(text, card=top_s, deadwood=d_take, thrown=CARDS[c_best], now=d0, note=notes[best])
     elif best.kind == "pass":
-        why = i18n._("Pass on {card} ({note}).").format(card=top_s, note=notes[best])
+        why = N_("Pass on {card} ({note}).", card=top_s, note=notes[best])
     else:
-        why = i18n._("Draw from the stock ({note}).").format(note=notes[best])
+        why = N_("Draw from the stock ({note}).", note=notes[best])
     return Evaluation(values, notes, best, why)
 
 
@@ -422,7 +426,7 @@ def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool) ->
     ub, gb = _bonuses(k)
     stock = k.stock_size
     values: dict[Action, float] = {}
-    notes: dict[Action, str] = {}
+    notes: dict[Action, Value] = {}
     discards = [a for a in legal if a.kind == "discard"]
     forced: set[Action] = set()  # knocks played by habit (late_knock_stock), not by their value
     gins = [a for a in legal if a.kind == "gin"]
@@ -437,16 +441,16 @@ def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool) ->
             values[a] = play_on_for_game(ev.game, play_on_value(m, stock, k.wall, p, ev.box), stock, k.wall)
             feed = ev.danger(c)
             if feed >= 0.2:
-                notes[a] = i18n._("deadwood {deadwood}, {chance} chance it melds for the opponent").format(
-                    deadwood=d, chance=f"{feed:.0%}"
+                notes[a] = N_(
+                    "deadwood {deadwood}, {chance} chance it melds for the opponent", deadwood=d, chance=f"{feed:.0%}"
                 )
             else:
-                notes[a] = i18n._("deadwood {deadwood}").format(deadwood=d)
+                notes[a] = N_("deadwood {deadwood}", deadwood=d)
     for a in gins:
         values[a] = knock_points(0, stock, ub, gb, p, ev.box)
         if a.card is None:
             values[a] += float(k.options.get("big_gin_bonus", 31)) - gb
-        notes[a] = i18n._("gin")
+        notes[a] = N_("gin")
     if knocks and not gins:
         dks = {a: min_deadwood(hand & ~(1 << _card(a))) for a in knocks}
         for a in knocks:
@@ -459,9 +463,7 @@ def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool) ->
             values[a] = kv - ev.knock_bias - (p.nobox_knock_bias if not ev.box else 0.0)
             if ev.game is not None and p.knock_model != "sample":
                 values[a] += knock_for_game(ev.game, p, dk, stock, ub, under)
-            notes[a] = i18n._("deadwood {deadwood}, undercut chance about {chance}").format(
-                deadwood=dk, chance=f"{under:.0%}"
-            )
+            notes[a] = N_("deadwood {deadwood}, undercut chance about {chance}", deadwood=dk, chance=f"{under:.0%}")
         if stock <= p.late_knock_stock:
             top = max((values[a] for a in discards if a in values), default=0.0)
             for a in knocks:
@@ -473,10 +475,10 @@ def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool) ->
             if a not in values:
                 d = min_deadwood(hand & ~(1 << _card(a))) if a.card is not None else min_deadwood(hand)
                 values[a] = play_on_value(d, stock, k.wall, p, ev.box)
-                notes[a] = i18n._("deadwood {deadwood}").format(deadwood=d)
+                notes[a] = N_("deadwood {deadwood}", deadwood=d)
     if not values:
         a = legal[0]
-        return Evaluation({a: 0.0}, {a: ""}, a, i18n._("The only legal action."))
+        return Evaluation({a: 0.0}, {a: ""}, a, N_("The only legal action."))
 
     def key(a: Action) -> tuple[int, float, int, int]:
         c = _card(a) if a.card is not None else -1
@@ -484,22 +486,23 @@ def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool) ->
 
     best = max(values, key=key)
     bc = _card(best) if best.card is not None else None
+    why: Value
     if best.kind == "gin":
         why = (
-            i18n._("Big gin: all eleven cards are melded.")
+            N_("Big gin: all eleven cards are melded.")
             if bc is None
-            else i18n._("Go gin, throwing {card}.").format(card=CARDS[bc])
+            else N_("Go gin, throwing {card}.", card=CARDS[bc])
         )
     elif best.kind == "knock":
         if best in forced:
-            why = i18n._("Knock, throwing {card}: {note}; knocking at the first chance.")
+            text = i18n.N_("Knock, throwing {card}: {note}; knocking at the first chance.")
         elif stock <= k.wall:
-            why = i18n._(
+            text = i18n.N_(
                 "Knock, throwing {card}: {note}; otherwise the hand ends void at the wall, and the knock is worth more."
             )
         else:
-            why = i18n._("Knock, throwing {card}: {note}; that is worth more than playing on.")
-        why = why.format(card=CARDS[_card(best)], note=notes[best])
+            text = i18n.N_("Knock, throwing {card}: {note}; that is worth more than playing on.")
+        why = message(text, card=CARDS[_card(best)], note=notes[best])
     else:
         assert bc is not None
         kept = hand & ~(1 << bc)
@@ -507,33 +510,34 @@ def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool) ->
         melds = ", ".join("-".join(str(x) for x in m) for m in arr.melds)
         if melds:
             clauses = [
-                i18n._("Discard {card}: it leaves deadwood {deadwood} and keeps {melds}").format(
-                    card=CARDS[bc], deadwood=arr.deadwood, melds=melds
+                N_(
+                    "Discard {card}: it leaves deadwood {deadwood} and keeps {melds}",
+                    card=CARDS[bc],
+                    deadwood=arr.deadwood,
+                    melds=melds,
                 )
             ]
         else:
-            clauses = [
-                i18n._("Discard {card}: it leaves deadwood {deadwood}").format(card=CARDS[bc], deadwood=arr.deadwood)
-            ]
+            clauses = [N_("Discard {card}: it leaves deadwood {deadwood}", card=CARDS[bc], deadwood=arr.deadwood)]
         thrown = [x for x in iter_cards(k.opp_discards) if x % 13 == bc % 13]
         passed = [x for x in iter_cards(k.opp_passed & ~k.opp_discards) if x % 13 == bc % 13]
         feed = ev.danger(bc)
         if thrown:
-            clauses.append(i18n._("the opponent discarded {card}").format(card=CARDS[thrown[0]]))
+            clauses.append(N_("the opponent discarded {card}", card=CARDS[thrown[0]]))
         elif passed:
-            clauses.append(i18n._("the opponent passed on {card}").format(card=CARDS[passed[0]]))
+            clauses.append(N_("the opponent passed on {card}", card=CARDS[passed[0]]))
         elif feed < 0.1:
-            clauses.append(i18n._("it is unlikely to help the opponent"))
+            clauses.append(N_("it is unlikely to help the opponent"))
         best_knock = max((values[a] for a in knocks if a in values), default=None)
         if best_knock is not None and values[best] > best_knock:
             if stock <= k.wall:
                 clauses.append(
-                    i18n._("not knocking lets the hand end void at the wall, which is worth more than the knock")
+                    N_("not knocking lets the hand end void at the wall, which is worth more than the knock")
                 )
             else:
-                clauses.append(i18n._("playing on is worth more than knocking now"))
+                clauses.append(N_("playing on is worth more than knocking now"))
         # TRANSLATORS: the reasons of one discard, each a whole clause, are listed with this separator
-        why = i18n._("; ").join(clauses) + i18n._(".")
+        why = joined(i18n.N_("; "), clauses, i18n.N_("."))
     mult = ev.mult
     if mult != 1.0:
         values = {a: v * mult for a, v in values.items()}
@@ -557,7 +561,7 @@ class ExpertAgent(Agent):
 
     def decide(self, observation: Observation, legal: Sequence[Action]) -> Decision:
         if len(legal) == 1:
-            return Decision(legal[0], i18n._("The only legal action."))
+            return Decision(legal[0], N_("The only legal action."))
         ev = evaluate(observation, legal, params=self.params, seed=self.seed)
         best, why = ev.best, ev.why
         if self.params.search > 0 and self.params.noise <= 0 and not ev.habit:
@@ -574,7 +578,8 @@ class ExpertAgent(Agent):
         return Decision(best, why, {str(a): v for a, v in ev.values.items()})
 
 
-def _plain_why(action: Action, note: str) -> str:
+def _plain_why(action: Action, note: Value) -> Value:
     """One sentence for an action chosen by a noisy judgement: what it is and the facts noted."""
     text = str(action)
-    return f"{text[0].upper()}{text[1:]}" + (f": {note}." if note else ".")
+    move = f"{text[0].upper()}{text[1:]}"
+    return N_("{move}: {note}.", move=move, note=note) if note else f"{move}."

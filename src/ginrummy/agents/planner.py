@@ -17,6 +17,7 @@ from ..errors import GinRummyError
 from ..melds import best_discards, min_deadwood
 from ..observe import Observation
 from .base import Agent, Decision, register
+from .reasons import N_, Reason, joined, ngettext
 from .solo_melds import _high_card, _keep_value, _melded, _near, gin_completions
 from .solo_rules import _CARD_INDEX, SOLO_VARIANTS, SoloRules, _count_after_first, _mask, _rules_for, hold_value
 
@@ -421,52 +422,61 @@ def _evaluate_points(
     return PlanReport(_ranked(values), done, notes)
 
 
-def _explain(rules: SoloRules, report: PlanReport, n: int) -> str:
+def _explain(rules: SoloRules, report: PlanReport, n: int) -> Reason:
     """One sentence on the choice, in the terms the planner used (outs, pairs, counts)."""
     best, value = report.values[0]
     name = str(best)[:1].upper() + str(best)[1:]
     if best.kind == "gin":
         if rules.objective == "win":
-            return i18n._("{move}: the hand is won.").format(move=name)
-        return i18n._("{move}: worth {value} on average (the count is 0 to {n}).").format(
-            move=name, value=f"{value:+.1f}", n=n
-        )
+            return N_("{move}: the hand is won.", move=name)
+        return N_("{move}: worth {value} on average (the count is 0 to {n}).", move=name, value=f"{value:+.1f}", n=n)
     if best.kind == "knock":
-        return i18n._("{move}: worth {value} on average (the count is 0 to {n}), more than playing on.").format(
-            move=name, value=f"{value:+.1f}", n=n
+        return N_(
+            "{move}: worth {value} on average (the count is 0 to {n}), more than playing on.",
+            move=name,
+            value=f"{value:+.1f}",
+            n=n,
         )
     outs = report.notes.get("outs", {}).get(str(best))
     pairs = report.notes.get("pairs", {}).get(str(best))
-    parts = []
+    parts: list[Reason] = []
     if outs:
         parts.append(
             # TRANSLATORS: the English singular has always read "1 card make gin next"
-            i18n.ngettext(
-                "{n} card make gin next ({chance} a draw)", "{n} cards make gin next ({chance} a draw)", outs
-            ).format(n=outs, chance=f"{outs / (n + 1):.0%}")
+            ngettext(
+                "{n} card make gin next ({chance} a draw)",
+                "{n} cards make gin next ({chance} a draw)",
+                outs,
+                n=outs,
+                chance=f"{outs / (n + 1):.0%}",
+            )
         )
     if pairs:
         parts.append(
-            i18n.ngettext(
-                "{n} pair of cards make gin within two draws", "{n} pairs of cards make gin within two draws", pairs
-            ).format(n=pairs)
+            ngettext(
+                "{n} pair of cards make gin within two draws",
+                "{n} pairs of cards make gin within two draws",
+                pairs,
+                n=pairs,
+            )
         )
     triples = report.notes.get("triples", {}).get(str(best))
     if not parts and triples:
         parts.append(
-            i18n._("nothing makes gin within two draws yet, but {n} sets of three cards make gin within three").format(
-                n=triples
-            )
+            N_("nothing makes gin within two draws yet, but {n} sets of three cards make gin within three", n=triples)
         )
     if not parts:
-        parts.append(i18n._("nothing makes gin within two draws yet: it keeps the best structure"))
+        parts.append(N_("nothing makes gin within two draws yet: it keeps the best structure"))
     rolled = report.notes.get("rollouts", {}).get(str(best))
-    facts = i18n._(", ").join(parts)
+    facts = joined(i18n.N_(", "), parts)
     if rolled is not None:
-        return i18n._("{move}: {facts}; playing on is worth about {value}, more than going out.").format(
-            move=name, facts=facts, value=f"{rolled:+.1f}"
+        return N_(
+            "{move}: {facts}; playing on is worth about {value}, more than going out.",
+            move=name,
+            facts=facts,
+            value=f"{rolled:+.1f}",
         )
-    return i18n._("{move}: {facts}.").format(move=name, facts=facts)
+    return N_("{move}: {facts}.", move=name, facts=facts)
 
 
 @register("planner", SOLO_VARIANTS)
@@ -532,7 +542,7 @@ class PlannerAgent(Agent):
         if not legal:
             raise GinRummyError("no legal action to choose from")
         if len(legal) == 1:
-            return Decision(legal[0], i18n._("The only legal action."))
+            return Decision(legal[0], N_("The only legal action."))
         report = self.evaluate(observation, legal)
         rules = _rules_for(self.variant, observation, self.objective)
         n = len(observation.get("unseen") or [])

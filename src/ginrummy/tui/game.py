@@ -19,7 +19,7 @@ from ..errors import GinRummyError, StoreError
 from ..finish import file_finished_game, solitaire_analysis
 from ..i18n import N_, _
 from ..session import ComputerPlayerError, Session
-from ..words import cannot_line, cut_lines, result_name, takeback_line
+from ..words import cannot_line, cut_lines, reason_text, result_name, takeback_line
 from .choose import SpreadScreen
 from .common import SOLO, host, speak_keys
 from .dialogs import HelpScreen
@@ -433,7 +433,7 @@ class GameScreen(TableScreen):
             self.notify(_("No hint: {error}").format(error=exc), severity="warning", markup=False)
             return
         best = advice.best
-        why = getattr(advice, "why", None)
+        why = reason_text(getattr(advice, "why", None))
         ranked = getattr(advice, "ranked", None) or []
         text = _("Hint: {move} — {why}").format(move=best, why=why) if why else _("Hint: {move}").format(move=best)
         if ranked:

@@ -16,7 +16,7 @@ from ..agents import available_agents
 from ..engine import Cut
 from ..session import HUMAN, Session
 from ..variants import solo_variants
-from ..words import computer_failed, display_names, result_lines
+from ..words import computer_failed, display_names, reason_text, result_lines
 from .protocol import variant_facts
 
 __all__ = ["JOKER_SEAT", "Client", "Table", "default_opponent", "default_player"]
@@ -80,6 +80,8 @@ class Table:
         self.away_since: dict[int, float] = {i: now for i in self.claimed}  # person seats with no connection
         self.replace_after = 120.0  # seconds a person may be away before the creator may replace them
         self.wakeups: dict[int, asyncio.TimerHandle] = {}
+        # the sitter's suggestion: from (seat), action, text (a person's note, or the computer
+        # sitter's reasons as data, worded for each reader)
         self.suggestion: dict[str, Any] | None = None
         self.lock = asyncio.Lock()
         self.driver: asyncio.Task[None] | None = None
@@ -182,7 +184,7 @@ class Table:
                 "roles": None if self.cut.roles is None else list(self.cut.roles),
             }
         if self.suggestion is not None and roles is not None and seat in (roles.captain, roles.sitter):
-            info["suggestion"] = self.suggestion
+            info["suggestion"] = {**self.suggestion, "text": reason_text(self.suggestion.get("text"))}
         if self.failure is not None:  # the computer player that failed, in the viewer's language
             info["failure"] = computer_failed(self.failure)
         if st.game_over:  # the final total of each seat line by line: every bonus on its own line

@@ -17,12 +17,12 @@ from typing import Any
 
 from .. import i18n
 from ..actions import Action
-from ..agents import available_agents
+from ..agents import available_agents, reasons
 from ..errors import GinRummyError
 from ..observe import Observation
 from ..session import ComputerPlayerError, Session
 from ..variants import solo_variants
-from ..words import computer_failed, move_text
+from ..words import computer_failed, move_text, reason_text
 
 __all__ = ["Thinker", "advice_json", "advice_words", "hint_inputs"]
 
@@ -51,18 +51,17 @@ def _watch_parent(parent: int, interval: float = 0.5) -> None:
 
 
 def _decide_in_worker(
-    kind: str, variant: str, observation: Observation, legal: list[str], lang: str = "en"
-) -> tuple[str, str | None]:
+    kind: str, variant: str, observation: Observation, legal: list[str]
+) -> tuple[str, reasons.Value | None]:
     """A computer player's decision, computed in a worker process: the action as a string and its
-    reasons (which the session's move log keeps private until the hand is over), worded in ``lang``,
-    the language the server would have worded them in (a worker process starts in English)."""
+    reasons as data (:mod:`ginrummy.agents.reasons`; the session's move log keeps them private
+    until the hand is over and words them for each viewer in the viewer's language)."""
     from ..agents import make_agent
 
     agent = _WORKER_AGENTS.get((kind, variant))
     if agent is None:
         agent = _WORKER_AGENTS[(kind, variant)] = make_agent(kind, variant)
-    with i18n.using(lang):
-        decision = agent.decide(observation, [Action.parse(a) for a in legal])
+    decision = agent.decide(observation, [Action.parse(a) for a in legal])
     return str(decision.action), decision.explanation
 
 
@@ -74,11 +73,12 @@ def _analyse_in_worker(session: Session, lang: str = "en") -> dict[str, Any] | N
         return solitaire_analysis(session)
 
 
-def _advise_in_worker(variant: str, observation: Observation, legal: list[str], lang: str = "en") -> dict[str, Any]:
+def _advise_in_worker(variant: str, observation: Observation, legal: list[str]) -> dict[str, Any]:
+    """The advisor's advice, computed in a worker process: its ``why`` is data, worded by
+    :func:`advice_words` for the connection that shows it."""
     from ..agents.advisor import advise
 
-    with i18n.using(lang):
-        return advice_json(advise(observation, [Action.parse(a) for a in legal], variant))
+    return advice_json(advise(observation, [Action.parse(a) for a in legal], variant))
 
 
 class Thinker:
@@ -155,7 +155,7 @@ class Thinker:
             try:
                 loop = asyncio.get_running_loop()
                 action, reason = await loop.run_in_executor(
-                    pool, _decide_in_worker, session.seats[seat], st.variant, obs, legal, i18n.current_language()
+                    pool, _decide_in_worker, session.seats[seat], st.variant, obs, legal
                 )
             except BrokenProcessPool:
                 log.error("the computer players' worker process died; thinking in the server from now on")
@@ -174,9 +174,7 @@ class Thinker:
         if pool is not None:
             try:
                 loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(
-                    pool, _advise_in_worker, variant, observation, legal, i18n.current_language()
-                )
+                return await loop.run_in_executor(pool, _advise_in_worker, variant, observation, legal)
             except BrokenProcessPool:
                 log.error("the hints' worker process died; thinking in the server from now on")
                 self.broken = True
@@ -204,18 +202,19 @@ def hint_inputs(session: Session, seat: int) -> tuple[str, Observation, list[str
 
 
 def advice_json(advice: Any) -> dict[str, Any]:
-    """The advisor's Advice as a message (its best action, the ranked options and why)."""
+    """The advisor's Advice as a message (its best action, the ranked options and why); ``why``
+    stays data (:mod:`ginrummy.agents.reasons`) until :func:`advice_words` words it for a reader."""
     ranked = []
     for item in list(getattr(advice, "ranked", []) or [])[:12]:
         action, value = item[0], item[1]
         ranked.append([str(action), round(float(value), 3)])
-    return {"type": "hint", "best": str(advice.best), "ranked": ranked, "why": str(getattr(advice, "why", "") or "")}
+    return {"type": "hint", "best": str(advice.best), "ranked": ranked, "why": getattr(advice, "why", "") or ""}
 
 
 def advice_words(advice: dict[str, Any], players: list[str], actor: int, viewer: int, variant: str) -> dict[str, Any]:
-    """The hint message with words for people: ``best_words`` and ``ranked_words``
-    (``[[words, value], ...]``, in the words of the move log) and ``unit``, what the values mean
-    (the units of :class:`ginrummy.agents.advisor.Advice`)."""
+    """The hint message with words for people, in the current language (the reader's): ``why``,
+    ``best_words`` and ``ranked_words`` (``[[words, value], ...]``, in the words of the move log)
+    and ``unit``, what the values mean (the units of :class:`ginrummy.agents.advisor.Advice`)."""
 
     def words(action: str) -> str:
         try:
@@ -229,6 +228,7 @@ def advice_words(advice: dict[str, Any], players: list[str], actor: int, viewer:
         unit = "points: the hand's expected score for the player to act (above 0: expects to score)"
     return {
         **advice,
+        "why": reason_text(advice.get("why")),
         "best_words": words(str(advice.get("best", ""))),
         "ranked_words": [[words(str(a)), v] for a, v in advice.get("ranked", [])],
         "unit": unit,

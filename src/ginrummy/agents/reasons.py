@@ -1,0 +1,121 @@
+"""The computer players' reasons and the hints' explanations, kept as data until someone reads them.
+
+An agent does not word its reasons: it returns a :class:`Message` (a catalog message, the English
+``msgid``, with its named values: cards in notation, numbers already formatted, other messages)
+or a :class:`Joined` list of them, and :func:`ginrummy.words.reason_text` words it for one viewer
+in that viewer's language.  The move log, saved games and the web's worker processes keep and
+carry reasons as such (:func:`to_json`, :func:`from_json`), so every viewer at a table reads the
+same reason in their own language and a resumed game words its old reasons in today's language.
+A plain string (the reasons of a game saved before reasons were data, or of an agent that words
+its own) is shown as it is.
+
+The messages are marked for Babel's extraction by the names it looks for (``babel.cfg``):
+:func:`N_` for a message, :func:`ngettext` for one that counts; :func:`message` is :func:`N_` for a
+message chosen at run time (already marked elsewhere).
+
+>>> r = N_("Take {card}: {note}.", card="7h", note=N_("deadwood {deadwood}", deadwood=4))
+>>> from_json(to_json(r)) == r
+True
+>>> to_json(r)["values"]["note"]
+{'msg': 'deadwood {deadwood}', 'values': {'deadwood': 4}}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+__all__ = ["N_", "Joined", "Message", "Reason", "Value", "from_json", "joined", "message", "ngettext", "to_json"]
+
+MAX_DEPTH = 8
+"""How deep a reason read back from a save may nest (the agents' go three deep)."""
+
+
+@dataclass(frozen=True)
+class Message:
+    """A sentence not yet worded: the catalog message ``text`` (its English msgid; with ``plural``,
+    the two English forms of a message counting ``count`` things) and its named ``values``."""
+
+    text: str
+    values: tuple[tuple[str, Value], ...] = ()
+    plural: str | None = None
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class Joined:
+    """Reasons listed one after the other: ``separator`` and ``end`` are catalog messages too
+    (``"; "``, ``"."``), so that a language may list clauses its own way."""
+
+    separator: str
+    parts: tuple[Value, ...]
+    end: str = ""
+
+
+Reason: TypeAlias = Message | Joined
+Value: TypeAlias = "str | int | Message | Joined"
+"""A value in a message: text that is not translated (card notation, a number formatted as it is
+shown), a number, or another reason."""
+
+
+def _value(v: object) -> Value:
+    if type(v) is int or isinstance(v, (Message, Joined)):
+        return v
+    return str(v)  # a Card (an int too): its notation; text as it is
+
+
+def message(text: str, /, **values: object) -> Message:
+    """The message ``text`` with its named values (a card is kept as its notation)."""
+    return Message(text, tuple((k, _value(v)) for k, v in values.items()))
+
+
+N_ = message
+"""Marks ``text`` for the catalogs (as :func:`ginrummy.i18n.N_` does) and keeps it with its values."""
+
+
+def ngettext(singular: str, plural: str, count: int, /, **values: object) -> Message:
+    """A message that counts ``count`` things (its form is chosen when it is worded)."""
+    return Message(singular, tuple((k, _value(v)) for k, v in values.items()), plural, int(count))
+
+
+def joined(separator: str, parts: Iterable[object], end: str = "") -> Joined:
+    """``parts`` listed with the catalog's ``separator`` and ``end`` (``joined(N_("; "), clauses, N_("."))``)."""
+    return Joined(separator, tuple(_value(p) for p in parts), end)
+
+
+# --------------------------------------------------------------------------------------- as JSON
+def to_json(reason: Value | None) -> Any:
+    """``reason`` as JSON: a message ``{"msg", "values"}`` (with ``"plural"`` and ``"n"`` when it
+    counts), a list ``{"join", "parts", "end"}``; text and numbers as they are."""
+    if isinstance(reason, Message):
+        out: dict[str, Any] = {"msg": reason.text, "values": {k: to_json(v) for k, v in reason.values}}
+        if reason.plural is not None:
+            out["plural"], out["n"] = reason.plural, reason.count
+        return out
+    if isinstance(reason, Joined):
+        return {"join": reason.separator, "parts": [to_json(p) for p in reason.parts], "end": reason.end}
+    return reason
+
+
+def from_json(data: Any, depth: int = 0) -> Value:
+    """A reason back from :func:`to_json`; a plain string (an old save's words) stays a string.
+    Raises ValueError on anything else (a damaged save)."""
+    if isinstance(data, str) or type(data) is int:
+        return data
+    if not isinstance(data, Mapping) or depth >= MAX_DEPTH:
+        raise ValueError("not a reason")
+    if "msg" in data:
+        text, values, plural, n = data["msg"], data.get("values", {}), data.get("plural"), data.get("n", 1)
+        if not isinstance(text, str) or not isinstance(values, Mapping) or not all(isinstance(k, str) for k in values):
+            raise ValueError("not a reason")
+        if plural is not None and (not isinstance(plural, str) or not isinstance(n, int) or isinstance(n, bool)):
+            raise ValueError("not a reason")
+        items = tuple((k, from_json(v, depth + 1)) for k, v in values.items())
+        return Message(text, items, plural, n if plural is not None else 1)
+    if "join" in data:
+        sep, parts, end = data["join"], data.get("parts"), data.get("end", "")
+        if not isinstance(sep, str) or not isinstance(end, str) or not isinstance(parts, list):
+            raise ValueError("not a reason")
+        return Joined(sep, tuple(from_json(p, depth + 1) for p in parts), end)
+    raise ValueError("not a reason")
