@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from ginrummy.agents.reasons import N_, Joined, Message, from_json, joined, ngettext, to_json
+from ginrummy.actions import Action
+from ginrummy.agents.reasons import N_, Joined, Message, from_json, joined, move, ngettext, to_json
 from ginrummy.i18n import using
 from ginrummy.session import Session, make_session
 from ginrummy.words import reason_text
@@ -309,3 +310,53 @@ def test_the_computer_sitters_hint_is_read_in_each_captains_page_language(app: A
     with using("ko"):
         assert got["ko"]["text"] == reason_text(kept)
     assert HANGUL.search(got["ko"]["text"]) and not HANGUL.search(got["lv"]["text"])
+
+
+# ------------------------------------------------------------------------------------ no English left
+ENGLISH_WORD = re.compile(r"[A-Za-z]{3,}")  # card notation is two characters: 7h, Td (melds 7h-8h-9h)
+
+
+@pytest.mark.parametrize(
+    ("variant", "seats"),
+    [
+        ("classic", ["expert", "greedy"]),
+        ("oklahoma", ["casual", "random"]),
+        ("three", ["expert", "human", "beginner"]),
+        ("solitaire", ["planner", "joker"]),
+        ("gin-solitaire", ["greedy", "joker"]),
+        ("hollywood", ["advanced", "human"]),
+    ],
+)
+def test_every_reason_and_hint_of_a_game_is_korean_through_and_through(variant: str, seats: list[str]) -> None:
+    """Seeded hands of each variant by each kind of computer player, with a hint at every person's
+    turn: in Korean, no English word is left in a reason or a hint (the moves they name too)."""
+    session = make_session(variant, seats=seats, deal_seed=11)
+    said: list[Any] = []
+    while not session.state.is_terminal and session.state.hand_number <= 2:
+        if session.state.needs_deal:
+            session.start_hand()
+            continue
+        person = session.human_to_act()
+        if person is not None:
+            advice = session.hint(person)
+            said.append(advice.why)
+            session.act(person, advice.best)
+            continue
+        event = session.computer_step()
+        assert event is not None
+        said.append(event.reason)
+    assert len(said) >= 10
+    with using("ko"):
+        worded = [reason_text(r) for r in said]
+    left = [w for w in worded if ENGLISH_WORD.search(w)]
+    assert not left, left[:5]
+    assert all(HANGUL.search(w) for w in worded)
+
+
+def test_a_move_named_in_a_reason_is_in_the_readers_words() -> None:
+    knock = N_("{move}: {note}.", move=move(Action.parse("knock 7h")), note=N_("deadwood {deadwood}", deadwood=3))
+    assert reason_text(knock) == "Knock 7h: deadwood 3."
+    with using("lv"):
+        assert reason_text(knock).startswith("Klauvēt, nometot 7h")
+    assert reason_text(move(Action.parse("draw"))) == "Draw" and reason_text(move(Action.parse("gin"))) == "Gin"
+    assert from_json(json.loads(json.dumps(to_json(knock)))) == knock  # the context travels with it

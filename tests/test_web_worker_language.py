@@ -55,4 +55,5 @@ def test_a_workers_hint_is_worded_for_the_connection_that_shows_it() -> None:
     english = advice_words(advice, players, seat, seat, "classic")
     assert latvian["best"] == korean["best"] == english["best"]
     assert HANGUL.search(korean["why"]) and not HANGUL.search(latvian["why"])
+    assert HANGUL.search(korean["unit"]) and latvian["unit"] != english["unit"]  # what the figures mean
     assert len({english["why"], latvian["why"], korean["why"]}) == 3

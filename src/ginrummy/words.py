@@ -35,7 +35,7 @@ from .agents.reasons import Joined, Message, Value
 from .cards import Card
 from .engine import Cut
 from .errors import OptionError
-from .i18n import N_, NP_, _, current_language, ngettext, pgettext, using
+from .i18n import N_, NP_, _, current_language, ngettext, npgettext, pgettext, using
 from .melds import Arrangement
 from .variants import Variant, find_variant, solo_variants
 
@@ -285,10 +285,14 @@ def reason_text(reason: Value | None) -> str:
         return ""
     values = {k: reason_text(v) if isinstance(v, (Message, Joined)) else v for k, v in reason.values}
     if reason.plural is not None:
-        template = ngettext(reason.text, reason.plural, reason.count)
+        if reason.context is not None:
+            template = npgettext(reason.context, reason.text, reason.plural, reason.count)
+        else:
+            template = ngettext(reason.text, reason.plural, reason.count)
         english = reason.text if reason.count == 1 else reason.plural
     else:
-        template, english = _(reason.text), reason.text
+        template = _(reason.text) if reason.context is None else pgettext(reason.context, reason.text)
+        english = reason.text
     for text in (template, english):
         filled = _fill(text, values)
         if filled is not None:

@@ -21,11 +21,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..actions import Action
-from ..cards import CARDS
 from ..melds import best_discards, min_deadwood
 from .expert import TABLE_VARIANTS, evaluate
 from .knowledge import VALUES, card_mask, iter_cards
-from .reasons import N_, Joined, Message, Value, ngettext
+from .reasons import N_, Joined, Message, Value, move, ngettext
 
 __all__ = ["Advice", "advise"]
 
@@ -142,12 +141,7 @@ def _coerce(got: Any, legal: list[Action]) -> Advice | None:
         values.setdefault(a, low)
     order = sorted(legal, key=lambda a: (a != b, -values[a], a.id))
     if not why:
-        text = str(b)
-        why = N_(
-            "{move}: the solitaire planner rates it best ({value}).",
-            move=f"{text[0].upper()}{text[1:]}",
-            value=f"{values[b]:.3g}",
-        )
+        why = N_("{move}: the solitaire planner rates it best ({value}).", move=move(b), value=f"{values[b]:.3g}")
     return Advice(b, [(a, values[a]) for a in order], why)
 
 
@@ -192,6 +186,5 @@ def _greedy_solo(obs: Mapping[str, Any], legal: list[Action]) -> Advice:
             notes[a] = N_("draw to improve deadwood {deadwood}", deadwood=d)
     best = max(legal, key=lambda a: (values[a], -a.id))
     ranked = sorted(legal, key=lambda a: (-values[a], a.id))
-    c = f" {CARDS[int(best.card)]}" if best.card is not None else ""
-    why = N_("{move}: {note}.", move=f"{best.kind.capitalize()}{c}", note=notes[best])
+    why = N_("{move}: {note}.", move=move(best), note=notes[best])
     return Advice(best, [(a, round(values[a], 2)) for a in ranked], why)

@@ -58,7 +58,7 @@ from .knowledge import (
     obs_rng,
     obs_variant,
 )
-from .reasons import N_, Value, joined, message
+from .reasons import N_, Value, joined, message, move
 from .sampling import sampled_knock_value
 from .search import searched
 from .solo_melds import gin_completions
@@ -580,6 +580,4 @@ class ExpertAgent(Agent):
 
 def _plain_why(action: Action, note: Value) -> Value:
     """One sentence for an action chosen by a noisy judgement: what it is and the facts noted."""
-    text = str(action)
-    move = f"{text[0].upper()}{text[1:]}"
-    return N_("{move}: {note}.", move=move, note=note) if note else f"{move}."
+    return N_("{move}: {note}.", move=move(action), note=note) if note else N_("{move}.", move=move(action))

@@ -17,7 +17,7 @@ from ..errors import GinRummyError
 from ..melds import best_discards, min_deadwood
 from ..observe import Observation
 from .base import Agent, Decision, register
-from .reasons import N_, Reason, joined, ngettext
+from .reasons import N_, Reason, joined, move, ngettext
 from .solo_melds import _high_card, _keep_value, _melded, _near, gin_completions
 from .solo_rules import _CARD_INDEX, SOLO_VARIANTS, SoloRules, _count_after_first, _mask, _rules_for, hold_value
 
@@ -425,7 +425,7 @@ def _evaluate_points(
 def _explain(rules: SoloRules, report: PlanReport, n: int) -> Reason:
     """One sentence on the choice, in the terms the planner used (outs, pairs, counts)."""
     best, value = report.values[0]
-    name = str(best)[:1].upper() + str(best)[1:]
+    name = move(best)
     if best.kind == "gin":
         if rules.objective == "win":
             return N_("{move}: the hand is won.", move=name)

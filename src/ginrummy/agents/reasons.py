@@ -10,8 +10,9 @@ A plain string (the reasons of a game saved before reasons were data, or of an a
 its own) is shown as it is.
 
 The messages are marked for Babel's extraction by the names it looks for (``babel.cfg``):
-:func:`N_` for a message, :func:`ngettext` for one that counts; :func:`message` is :func:`N_` for a
-message chosen at run time (already marked elsewhere).
+:func:`N_` for a message, :func:`NP_` for one in a context, :func:`ngettext` for one that counts;
+:func:`message` is :func:`N_` for a message chosen at run time (already marked elsewhere).  A move
+named in a reason is :func:`move` (``Discard 7h`` in English, in each reader's words).
 
 >>> r = N_("Take {card}: {note}.", card="7h", note=N_("deadwood {deadwood}", deadwood=4))
 >>> from_json(to_json(r)) == r
@@ -26,7 +27,22 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-__all__ = ["N_", "Joined", "Message", "Reason", "Value", "from_json", "joined", "message", "ngettext", "to_json"]
+from ..actions import Action
+
+__all__ = [
+    "NP_",
+    "N_",
+    "Joined",
+    "Message",
+    "Reason",
+    "Value",
+    "from_json",
+    "joined",
+    "message",
+    "move",
+    "ngettext",
+    "to_json",
+]
 
 MAX_DEPTH = 8
 """How deep a reason read back from a save may nest (the agents' go three deep)."""
@@ -41,6 +57,7 @@ class Message:
     values: tuple[tuple[str, Value], ...] = ()
     plural: str | None = None
     count: int = 1
+    context: str | None = None  # pgettext's context
 
 
 @dataclass(frozen=True)
@@ -74,6 +91,38 @@ N_ = message
 """Marks ``text`` for the catalogs (as :func:`ginrummy.i18n.N_` does) and keeps it with its values."""
 
 
+def NP_(context: str, text: str, /, **values: object) -> Message:
+    """The message ``text`` in ``context`` (looked up with pgettext when worded)."""
+    return Message(text, tuple((k, _value(v)) for k, v in values.items()), context=context)
+
+
+def move(action: Action) -> Value:
+    """``action`` named at the head of a reason (``Discard 7h``, ``Knock 7h``, ``Draw``), in the
+    reader's words; a kind with no name here is its notation, capitalised."""
+    card = "" if action.card is None else str(action.card)
+    kind = action.kind
+    if kind == "draw":
+        return NP_("a move, at the head of a reason", "Draw")
+    if kind == "take":
+        return NP_("a move, at the head of a reason", "Take")
+    if kind == "pass":
+        return NP_("a move, at the head of a reason", "Pass")
+    if kind == "discard" and card:
+        return NP_("a move, at the head of a reason", "Discard {card}", card=card)
+    if kind == "knock":
+        if card:
+            return NP_("a move, at the head of a reason", "Knock {card}", card=card)
+        return NP_("a move, at the head of a reason", "Knock")
+    if kind == "gin":
+        if card:
+            return NP_("a move, at the head of a reason", "Gin {card}", card=card)
+        return NP_("a move, at the head of a reason", "Gin")
+    if kind == "layoff" and card:
+        return NP_("a move, at the head of a reason", "Lay off {card}", card=card)
+    text = str(action)
+    return f"{text[:1].upper()}{text[1:]}"
+
+
 def ngettext(singular: str, plural: str, count: int, /, **values: object) -> Message:
     """A message that counts ``count`` things (its form is chosen when it is worded)."""
     return Message(singular, tuple((k, _value(v)) for k, v in values.items()), plural, int(count))
@@ -92,6 +141,8 @@ def to_json(reason: Value | None) -> Any:
         out: dict[str, Any] = {"msg": reason.text, "values": {k: to_json(v) for k, v in reason.values}}
         if reason.plural is not None:
             out["plural"], out["n"] = reason.plural, reason.count
+        if reason.context is not None:
+            out["ctx"] = reason.context
         return out
     if isinstance(reason, Joined):
         return {"join": reason.separator, "parts": [to_json(p) for p in reason.parts], "end": reason.end}
@@ -107,12 +158,15 @@ def from_json(data: Any, depth: int = 0) -> Value:
         raise ValueError("not a reason")
     if "msg" in data:
         text, values, plural, n = data["msg"], data.get("values", {}), data.get("plural"), data.get("n", 1)
+        context = data.get("ctx")
         if not isinstance(text, str) or not isinstance(values, Mapping) or not all(isinstance(k, str) for k in values):
+            raise ValueError("not a reason")
+        if context is not None and not isinstance(context, str):
             raise ValueError("not a reason")
         if plural is not None and (not isinstance(plural, str) or not isinstance(n, int) or isinstance(n, bool)):
             raise ValueError("not a reason")
         items = tuple((k, from_json(v, depth + 1)) for k, v in values.items())
-        return Message(text, items, plural, n if plural is not None else 1)
+        return Message(text, items, plural, n if plural is not None else 1, context)
     if "join" in data:
         sep, parts, end = data["join"], data.get("parts"), data.get("end", "")
         if not isinstance(sep, str) or not isinstance(end, str) or not isinstance(parts, list):

@@ -223,9 +223,9 @@ def advice_words(advice: dict[str, Any], players: list[str], actor: int, viewer:
             return action
 
     if variant in SOLO:
-        unit = "a score of each option (higher is better; going out ranks first)"
+        unit = i18n._("a score of each option (higher is better; going out ranks first)")
     else:
-        unit = "points: the hand's expected score for the player to act (above 0: expects to score)"
+        unit = i18n._("points: the hand's expected score for the player to act (above 0: expects to score)")
     return {
         **advice,
         "why": reason_text(advice.get("why")),
