@@ -19,11 +19,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..errors import RecordError
+from ..record import decode, parse_records
 from ..replays import ReplayStep, replay_game
 
-__all__ = ["MAX_FRAMES", "replay_frames"]
+__all__ = ["MAX_FRAMES", "MAX_RECORD_BYTES", "record_frames", "replay_frames"]
 
 MAX_FRAMES = 5000  # a game longer than this is shown from its start up to this many positions
+MAX_RECORD_BYTES = 256 * 1024
+"""The largest record file the page may send (about two hundred hands of explicit decks)."""
 
 
 def _frame(step: ReplayStep) -> dict[str, Any]:
@@ -57,3 +61,32 @@ def replay_frames(record: Mapping[str, Any]) -> dict[str, Any]:
         "truncated": game.truncated,
         "final_totals": final.final_totals() if final.game_over else None,
     }
+
+
+def record_frames(data: bytes, index: int = 0) -> dict[str, Any]:
+    """A record file the page sent (``data``: its bytes, one record or several as ``ginrummy
+    export`` writes them), its record ``index`` (0-based) step by step: :func:`replay_frames`
+    with ``records``, how many the file holds, and ``record``, which one this is.
+
+    The whole file is read as the ``replay`` command reads it and the chosen record is checked
+    whole before a position is made: anything wrong raises :class:`~ginrummy.errors.RecordError`,
+    one line naming the record, its field, hand and action (the other records of a file are
+    checked when they are chosen).
+
+    >>> record_frames(b'{"variant": "canasta", "hands": []}')
+    Traceback (most recent call last):
+    ...
+    ginrummy.errors.RecordError: variant: unknown variant 'canasta'; expected one of classic, ...
+    """
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(f"record: larger than {MAX_RECORD_BYTES // 1024} KiB, too large to send")
+    records = parse_records(decode(data))
+    if not 0 <= index < len(records):
+        raise RecordError(f"record: no record {index + 1}: the file holds {len(records)}")
+    try:
+        frames = replay_frames(records[index])
+    except RecordError as exc:
+        if len(records) == 1:
+            raise
+        raise RecordError(f"records[{index}] (record {index + 1}): {exc}") from None
+    return {"records": len(records), "record": index, **frames}

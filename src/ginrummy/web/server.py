@@ -9,7 +9,9 @@ HTTP routes: ``/`` (the app), ``/join/<invite>`` (the app, opened on an invitati
 ``/stats`` (the app's statistics page), ``/static/...``, ``/api/rules/<variant>`` (the rule
 book's sections for a variant), ``/api/info`` (variants, options, computer players), and, for
 the person at this computer only (a loopback client), ``/api/saved``, ``/api/stats``,
-``/api/history`` (the finished games) and ``/api/replay/<game>`` (one of them, step by step).
+``/api/history`` (the finished games) and ``/api/replay/<game>`` (one of them, step by step);
+for anyone, ``POST /api/replay`` (a record file the page sends, step by step: it reads and keeps
+nothing of this computer's).
 
 The layers below: :mod:`~ginrummy.web.guard` (host names, owner, security headers),
 :mod:`~ginrummy.web.connection` (one client), :mod:`~ginrummy.web.tables` (the tables).
@@ -36,7 +38,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .. import i18n
 from ..agents import available_agents
 from ..agents.levels import LEVEL_DESCRIPTIONS, LEVELS
-from ..errors import GinRummyError, StoreError
+from ..errors import GinRummyError, RecordError, StoreError
 from ..i18n import N_
 from ..names import safe_display_name
 from ..options import option_help
@@ -59,7 +61,7 @@ from .protocol import (
     variant_facts,
 )
 from .quotas import ClientQuotas, Quotas
-from .replay import replay_frames
+from .replay import MAX_RECORD_BYTES, record_frames, replay_frames
 from .rulebook import variant_rules
 from .table import Table, default_opponent, default_player
 from .tables import CUT_OPTIONS, TableManager
@@ -311,6 +313,38 @@ def create_app(
         found["players"] = [safe_display_name(p, f"Player {i + 1}") for i, p in enumerate(found["players"])]
         return JSONResponse(found)
 
+    record_slot = asyncio.Semaphore(1)  # one record file replayed at a time: its cost stays bounded
+
+    async def replay_record(request: Request) -> Response:
+        """A record file the page sends (the body, at most :data:`~ginrummy.web.replay.MAX_RECORD_BYTES`;
+        ``?record=`` picks one of several, 0-based) step by step, its moves in the page's language
+        (:func:`ginrummy.web.replay.record_frames`).  A bad record is a 400 with one line naming
+        what was wrong.  Anyone may send one: nothing of this computer's is read or kept."""
+        try:
+            index = int(request.query_params.get("record", "0"))
+        except ValueError:
+            return JSONResponse({"error": "record: ?record= must be a number"}, status_code=400)
+        too_large = JSONResponse(
+            {"error": f"record: larger than {MAX_RECORD_BYTES // 1024} KiB, too large to send"}, status_code=413
+        )
+        length = request.headers.get("content-length", "0")
+        if not length.isdigit() or int(length) > MAX_RECORD_BYTES:
+            return too_large
+        body = bytearray()
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_RECORD_BYTES:
+                return too_large
+        lang = page_language(request.query_params.get("lang"), request.headers.get("accept-language"))
+        async with record_slot:
+            try:
+                with i18n.using(lang):  # asyncio.to_thread carries the language into the thread
+                    found = await asyncio.to_thread(record_frames, bytes(body), index)
+            except RecordError as exc:
+                return JSONResponse({"error": " ".join(str(exc).split())}, status_code=400)
+        found["players"] = [safe_display_name(p, f"Player {i + 1}") for i, p in enumerate(found["players"])]
+        return JSONResponse(found)
+
     async def stats(request: Request) -> Response:
         denied = owner_only(request)
         if denied is not None:
@@ -525,6 +559,7 @@ def create_app(
         Route("/api/saved/{game}", delete_saved, methods=["DELETE"]),
         Route("/api/stats", stats),
         Route("/api/history", history),
+        Route("/api/replay", replay_record, methods=["POST"]),
         Route("/api/replay/{game}", replay_game),
         Route("/api/rules/{variant}", rules),
         WebSocketRoute("/ws", websocket_endpoint),

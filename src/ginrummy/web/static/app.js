@@ -1732,8 +1732,9 @@
   }
 
   // ---------------------------------------------------------------- the replay viewer
-  /** A finished game step by step, forwards and back: the positions come from the server (every
-   * deal and action of the record, each seat's cards face up: the game is over). */
+  /** A finished game or a record file step by step, forwards and back: the positions come from the
+   * server (every deal and action of the record, each seat's cards face up: the game is over). */
+  const RECORD_LIMIT = 256 * 1024; // the server's MAX_RECORD_BYTES: a larger file is not sent
   function openReplay(data) {
     if (!data || !(data.frames || []).length) return;
     S.replay = { data, i: 0 };
@@ -1749,19 +1750,40 @@
     r.i = Math.max(0, Math.min(r.data.frames.length - 1, to));
     renderReplay();
   }
-  function renderReplay() {
+  /** The positions where a hand is dealt. */
+  function replayDeals(frames) {
+    return frames.map((f, k) => (f.hand && (k === 0 || frames[k - 1].hand !== f.hand) ? k : -1)).filter((k) => k >= 0);
+  }
+  /** To the deal of the next hand (by 1), or back to this hand's deal, then the previous one's (by -1). */
+  function replayHand(by) {
     const r = S.replay;
     if (!r) return;
+    const deals = replayDeals(r.data.frames);
+    if (by > 0) {
+      const later = deals.filter((k) => k > r.i);
+      replayStep(later.length ? later[0] : r.data.frames.length - 1);
+    } else {
+      const earlier = deals.filter((k) => k < r.i);
+      replayStep(earlier.length ? earlier[earlier.length - 1] : 0);
+    }
+  }
+  function renderReplay() {
+    const r = S.replay;
+    $("replay-viewer").hidden = !r;
+    if (!r) {
+      $("replay-title").textContent = _("Replay");
+      return;
+    }
     const { data, i } = r;
     const f = data.frames[i];
     const n = data.frames.length;
     const who = (seat) => data.players[seat] || _("Seat {number}", { number: seat + 1 });
-    $("replay-title").textContent = `Replay: ${variantTitle(data.variant)} (${data.players.join(" v ")})`;
+    $("replay-title").textContent = _("Replay: {game} ({players})", { game: variantTitle(data.variant), players: data.players.join(" v ") });
     fill($("replay-move"), ...richText(f.move));
     $("replay-pos").textContent = f.hand ? _("Step {step} of {last} · hand {number}", { step: i, last: n - 1, number: f.hand }) : _("Step {step} of {last}", { step: i, last: n - 1 });
     $("replay-slider").value = String(i);
-    $("replay-first").disabled = $("replay-back").disabled = i === 0;
-    $("replay-next").disabled = $("replay-last").disabled = i === n - 1;
+    $("replay-first").disabled = $("replay-back").disabled = $("replay-hand-back").disabled = i === 0;
+    $("replay-next").disabled = $("replay-last").disabled = $("replay-hand-next").disabled = i === n - 1;
     const board = clear($("replay-board"));
     f.hands.forEach((cards, seat) => {
       if (!cards.length && f.hand) return; // the Joker, or the sitter of a hand of three
@@ -1770,7 +1792,7 @@
           "div",
           { class: "replay-seat", "data-seat": String(seat) },
           el("div", { class: "who" }, who(seat), f.to_act === seat ? el("span", { class: "badge" }, _("to act")) : null, el("span", { class: "badge" }, _("total {points}", { points: f.totals[seat] }))),
-          el("div", { class: "faceup", role: "group", "aria-label": `${who(seat)}'s cards` }, sortedHand(cards).map((c) => cardFace(c, { button: false, class: `card small suit-${suitOf(c)}`, role: "img", "aria-label": cardName(c) }))),
+          el("div", { class: "faceup", role: "group", "aria-label": _("Cards of {name}", { name: who(seat) }) }, sortedHand(cards).map((c) => cardFace(c, { button: false, class: `card small suit-${suitOf(c)}`, role: "img", "aria-label": cardName(c) }))),
         ),
       );
     });
@@ -1789,9 +1811,53 @@
       (f.result.explanation || []).forEach((line) => ex.append(el("li", {}, ...richText(line))));
       board.append(ex);
     }
+    if (i === n - 1 && data.truncated) board.append(el("p", { class: "note" }, _("A long record: its first {n} positions are shown.", { n })));
     if (i === n - 1 && data.final_totals) {
       board.append(el("p", { id: "replay-final" }, el("strong", {}, _("Final totals:")), " ", data.final_totals.map((p, k) => `${who(k)} ${p}`).join(" · ")));
     }
+  }
+  /** The replay page's form: a record file (or pasted text) sent to the server, which checks it
+   * whole. A bad record gets one line under the form and changes nothing: the replay shown stays. */
+  function recordError(text) {
+    const e = $("record-error");
+    e.textContent = text || "";
+    e.hidden = !text;
+  }
+  async function recordSource() {
+    const file = $("record-file").files[0];
+    if (file) {
+      if (file.size > RECORD_LIMIT) return { error: _("The file is larger than {size} KiB: too large for a record.", { size: RECORD_LIMIT / 1024 }) };
+      return { body: await file.arrayBuffer() };
+    }
+    const text = $("record-text").value;
+    if (!text.trim()) return { error: _("Choose a record file or paste a record first.") };
+    const body = new TextEncoder().encode(text);
+    if (body.length > RECORD_LIMIT) return { error: _("The record is larger than {size} KiB: too large to open here.", { size: RECORD_LIMIT / 1024 }) };
+    return { body };
+  }
+  async function openRecord(index) {
+    const source = index === undefined ? await recordSource() : S.recordBody;
+    if (!source || source.error) {
+      recordError(source ? source.error : _("Choose a record file or paste a record first."));
+      return;
+    }
+    let data;
+    try {
+      const r = await fetch(`/api/replay?record=${index || 0}&${langQuery()}`, { method: "POST", headers: { "content-type": "text/plain;charset=utf-8" }, body: source.body });
+      data = await r.json();
+      if (!r.ok) throw new Error(data.error || String(r.status));
+    } catch (e) {
+      recordError(_("This record cannot be shown: {error}", { error: e.message }));
+      return;
+    }
+    recordError("");
+    S.recordBody = source;
+    const choice = $("record-choice");
+    clear(choice);
+    for (let k = 0; k < data.records; k++) choice.append(el("option", { value: String(k) }, _("record {i} of {n}", { i: k + 1, n: data.records })));
+    choice.value = String(data.record);
+    choice.hidden = $("record-choice-label").hidden = data.records < 2;
+    openReplay(data);
   }
   async function replayFinished(id) {
     try {
@@ -2048,7 +2114,9 @@
     if ($("help").open || $("rules-dialog").open) return;
     if (S.view === "replay" && S.replay) {
       const to = { ArrowLeft: -1, ArrowRight: 1 }[ev.key];
+      const hand = { PageUp: -1, PageDown: 1 }[ev.key];
       if (to) replayStep(S.replay.i + to);
+      else if (hand) replayHand(hand);
       else if (ev.key === "Home") replayStep(0);
       else if (ev.key === "End") replayStep(S.replay.data.frames.length - 1);
       else return;
@@ -2184,12 +2252,29 @@
     $("replay-back").addEventListener("click", () => replayStep(S.replay.i - 1));
     $("replay-next").addEventListener("click", () => replayStep(S.replay.i + 1));
     $("replay-last").addEventListener("click", () => replayStep(S.replay.data.frames.length - 1));
+    $("replay-hand-back").addEventListener("click", () => replayHand(-1));
+    $("replay-hand-next").addEventListener("click", () => replayHand(1));
     $("replay-slider").addEventListener("input", (ev) => replayStep(Number(ev.target.value)));
-    $("replay-close").addEventListener("click", () => {
+    const closeReplay = () => {
       S.replay = null;
       S.away = !(S.game && S.obs);
       show(S.away ? "lobby" : "game");
+    };
+    $("replay-close").addEventListener("click", closeReplay);
+    $("record-back").addEventListener("click", closeReplay);
+    $("open-record").addEventListener("click", () => {
+      S.replay = null;
+      S.away = true;
+      recordError("");
+      show("replay");
+      $("record-file").focus({ preventScroll: true });
     });
+    $("record-form").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      openRecord();
+    });
+    $("record-choice").addEventListener("change", (ev) => openRecord(Number(ev.target.value)));
+    $("record-file").addEventListener("change", () => $("record-file").files.length && openRecord());
     $("new-variant").addEventListener("change", () => S.info && (fillOpponents(S.info), fillOptions(S.info)));
     $("new-watch").addEventListener("change", () => S.info && fillOpponents(S.info));
     $("new-opponent").addEventListener("change", () => S.info && describeOpponent(S.info));
