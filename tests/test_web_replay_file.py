@@ -70,7 +70,7 @@ def test_a_file_of_several_records_and_the_one_chosen(client: TestClient) -> Non
     assert data["final_totals"] is None and data["frames"][-1]["to_act"] is not None  # stopped inside a hand
     assert post(client, json.dumps(records)).json()["variant"] == "classic"
     r = post(client, lines, "?record=3")
-    assert r.status_code == 400 and r.json() == {"error": "record: no record 4: the file holds 3"}
+    assert r.status_code == 400 and r.json() == {"error": "record: no record 4: the file holds 3 records"}
     assert post(client, lines, "?record=x").status_code == 400
 
 
@@ -80,6 +80,8 @@ def test_the_moves_are_in_the_pages_language(client: TestClient) -> None:
     korean = post(client, dumps(record), "?lang=ko").json()["frames"]
     assert english[1]["move"] == "Hand 1 is dealt." and korean[1]["move"] != english[1]["move"]
     assert [f["hands"] for f in korean] == [f["hands"] for f in english]
+    assert post(client, b"[]", "?lang=ko").json()["error"].startswith("기록: ")  # the refusal too
+    assert post(client, b" " * (MAX_RECORD_BYTES + 1), "?lang=lv").json()["error"].startswith("ieraksts: ")
 
 
 BAD = {

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import RecordError
+from ..i18n import _, ngettext
 from ..record import decode, parse_records
 from ..replays import ReplayStep, replay_game
 
@@ -79,14 +80,17 @@ def record_frames(data: bytes, index: int = 0) -> dict[str, Any]:
     ginrummy.errors.RecordError: variant: unknown variant 'canasta'; expected one of classic, ...
     """
     if len(data) > MAX_RECORD_BYTES:
-        raise RecordError(f"record: larger than {MAX_RECORD_BYTES // 1024} KiB, too large to send")
+        raise RecordError(_("record: larger than {size} KiB, too large to send").format(size=MAX_RECORD_BYTES // 1024))
     records = parse_records(decode(data))
     if not 0 <= index < len(records):
-        raise RecordError(f"record: no record {index + 1}: the file holds {len(records)}")
+        held = ngettext("the file holds {n} record", "the file holds {n} records", len(records))
+        raise RecordError(
+            _("record: no record {number}: {held}").format(number=index + 1, held=held.format(n=len(records)))
+        )
     try:
         frames = replay_frames(records[index])
     except RecordError as exc:
         if len(records) == 1:
             raise
-        raise RecordError(f"records[{index}] (record {index + 1}): {exc}") from None
+        raise RecordError(_("records[{i}] (record {n}): {error}").format(i=index, n=index + 1, error=exc)) from None
     return {"records": len(records), "record": index, **frames}

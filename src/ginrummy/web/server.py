@@ -320,22 +320,20 @@ def create_app(
         ``?record=`` picks one of several, 0-based) step by step, its moves in the page's language
         (:func:`ginrummy.web.replay.record_frames`).  A bad record is a 400 with one line naming
         what was wrong.  Anyone may send one: nothing of this computer's is read or kept."""
-        try:
-            index = int(request.query_params.get("record", "0"))
-        except ValueError:
-            return JSONResponse({"error": "record: ?record= must be a number"}, status_code=400)
-        too_large = JSONResponse(
-            {"error": f"record: larger than {MAX_RECORD_BYTES // 1024} KiB, too large to send"}, status_code=413
-        )
+        asked = request.query_params.get("record", "0")
+        if not asked.isdigit() or len(asked) > 6:
+            return refusal(request, 400, N_("record: ?record= must be a record's number, 0 for the first"))
+        index = int(asked)
+        too_large = N_("record: larger than {size} KiB, too large to send")
         length = request.headers.get("content-length", "0")
         if not length.isdigit() or int(length) > MAX_RECORD_BYTES:
-            return too_large
+            return refusal(request, 413, too_large, size=MAX_RECORD_BYTES // 1024)
         body = bytearray()
         async for chunk in request.stream():
             body += chunk
             if len(body) > MAX_RECORD_BYTES:
-                return too_large
-        lang = page_language(request.query_params.get("lang"), request.headers.get("accept-language"))
+                return refusal(request, 413, too_large, size=MAX_RECORD_BYTES // 1024)
+        lang = asked_language(request)
         async with record_slot:
             try:
                 with i18n.using(lang):  # asyncio.to_thread carries the language into the thread
