@@ -4,13 +4,13 @@ are worded once, in the reader's language."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .i18n import _, ngettext
-from .words import result_name
+from .words import result_name, seat_kind
 
-__all__ = ["opponent_sections", "stats_lines", "streak_line"]
+__all__ = ["chart_choices", "chart_line", "opponent_name", "opponent_sections", "stats_lines", "streak_line"]
 
 
 def streak_line(st: Mapping[str, Any]) -> str:
@@ -71,6 +71,16 @@ def stats_lines(st: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def opponent_name(name: str) -> str:
+    """An opponent as :func:`ginrummy.store.stats.opponent_of` names it (``expert``, ``beginner +
+    expert``), in the current language."""
+    return " + ".join(seat_kind(part) for part in name.split(" + "))
+
+
+def _heading(name: str, levels: Mapping[str, Any]) -> str:
+    return (_("against {name} (level)") if name in levels else _("against {name}")).format(name=opponent_name(name))
+
+
 def opponent_sections(st: Mapping[str, Any]) -> list[tuple[str, list[str]]]:
     """Per opponent (and so per playing level) when there was more than one: a heading and its
     :func:`stats_lines`."""
@@ -78,7 +88,31 @@ def opponent_sections(st: Mapping[str, Any]) -> list[tuple[str, list[str]]]:
     if len(by_opponent) < 2:
         return []
     levels = st.get("by_level") or {}
-    return [
-        ((_("against {name} (level)") if name in levels else _("against {name}")).format(name=name), stats_lines(ost))
-        for name, ost in by_opponent.items()
-    ]
+    return [(_heading(name, levels), stats_lines(ost)) for name, ost in by_opponent.items()]
+
+
+def chart_choices(st: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The running-average charts of one variant's figures, for the statistics screens' choice of
+    chart: first over all its games (``key`` ""), then, when there was more than one opponent, one
+    per opponent (and so per playing level; ``key`` the opponent as
+    :func:`ginrummy.store.stats.opponent_of` names it).  Each has its ``label`` in words, its
+    ``values`` (points per hand over the games so far, one a game, oldest first), its ``games``
+    and the ``line`` that says it in words (:func:`chart_line`)."""
+    out = [_chart("", _("all opponents"), st)]
+    by_opponent = st.get("by_opponent") or {}
+    if len(by_opponent) >= 2:
+        levels = st.get("by_level") or {}
+        out += [_chart(name, _heading(name, levels), ost) for name, ost in by_opponent.items()]
+    return out
+
+
+def _chart(key: str, label: str, st: Mapping[str, Any]) -> dict[str, Any]:
+    values = [float(x) for x in st["running_average"]]
+    return {"key": key, "label": label, "values": values, "games": st["games"], "line": chart_line(values)}
+
+
+def chart_line(values: Sequence[float]) -> str:
+    """A running-average chart in words: its latest values (for those who do not see the chart)."""
+    return _("running average of points per hand, game by game (chart: oldest to newest): {values}").format(
+        values=" ".join(f"{x:+.1f}" for x in values[-8:])
+    )

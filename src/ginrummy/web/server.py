@@ -42,7 +42,7 @@ from ..errors import GinRummyError, RecordError, StoreError
 from ..i18n import N_
 from ..names import safe_display_name
 from ..options import option_help
-from ..statwords import opponent_sections, stats_lines
+from ..statwords import chart_choices, opponent_sections, stats_lines
 from ..store import Store
 from ..variants import VARIANTS, variant_names
 from .connection import Connection, Tap
@@ -366,6 +366,7 @@ def create_app(
             for st in variants.values():
                 st["lines"] = stats_lines(st)
                 st["opponents"] = [{"heading": h, "lines": lines} for h, lines in opponent_sections(st)]
+                st["charts"] = chart_choices(st)  # the running average over all games, then per opponent
             return {"variants": variants, "history": {v: h[-200:] for v, h in history.items()}}
 
         lang = page_language(request.query_params.get("lang"), request.headers.get("accept-language"))

@@ -1937,10 +1937,7 @@
       for (const o of s.opponents || []) {
         panel.append(el("h4", {}, o.heading), el("ul", { class: "stat-lines" }, ...o.lines.map((line) => el("li", {}, line))));
       }
-      panel.append(
-        el("h4", {}, _("Running average: points per hand (yours minus your opponents')")),
-        lineChart(s.running_average, { label: _("Running average of points per hand over the games played: {n}", { n: s.running_average.length }) }),
-      );
+      panel.append(el("h4", {}, _("Running average: points per hand (yours minus your opponents')")), statChart(v, s));
       if (hist.length) {
         const margins = hist.map((g) => {
           const ft = g.final_totals || [];
@@ -1959,6 +1956,25 @@
       grid.append(panel);
     }
     box.append(grid);
+  }
+  /** The running-average chart of a variant: over all its games, or against the opponent (and so
+   * the level) chosen above it; the charts come from the server (statwords.chart_choices), as in the terminal. */
+  function statChart(v, s) {
+    const charts = (s.charts || []).length ? s.charts : [{ key: "", label: _("all opponents"), values: s.running_average, games: s.games }];
+    const box = el("div", { class: "stat-chart", id: `chart-${v}-box` });
+    const draw = (k) => {
+      const c = charts[k];
+      box.dataset.chart = c.key;
+      const n = c.values.length;
+      const label = c.key ? _("Running average of points per hand, {who}, over the games played: {n}", { who: c.label, n }) : _("Running average of points per hand over the games played: {n}", { n });
+      fill(box, lineChart(c.values, { label }));
+    };
+    draw(0);
+    if (charts.length < 2) return box;
+    const id = `chart-${v}`;
+    const choice = el("select", { id, class: "stat-choice" }, charts.map((c, k) => el("option", { value: String(k) }, c.label)));
+    choice.addEventListener("change", () => draw(Number(choice.value)));
+    return el("div", {}, el("label", { for: id, class: "stat-choice-label" }, _("Opponent")), " ", choice, box);
   }
   function fig(label, value) {
     return el("div", {}, el("dt", {}, label), el("dd", {}, String(value)));
