@@ -179,6 +179,7 @@ def test_latvian_has_three_plural_forms(n: int, expected: str) -> None:
         assert ngettext("{n} point", "{n} points", n).format(n=n) == expected
 
 
+@pytest.mark.english("checks the English words themselves beside the translations")
 def test_korean_has_one_form_and_english_two() -> None:
     with using("ko"):
         assert [ngettext("{n} point", "{n} points", n).format(n=n) for n in (0, 1, 2)] == ["0점", "1점", "2점"]
@@ -210,6 +211,7 @@ def test_the_environment_is_read_as_gettext_reads_it() -> None:
     assert i18n.environment_language({"LANG": "xx"}) is None  # the pseudo-locale only by --lang
 
 
+@pytest.mark.english("checks the choice of language, English when nothing else is asked for")
 @pytest.mark.parametrize(
     ("header", "expected"),
     [
@@ -244,6 +246,7 @@ def test_the_setting_is_saved_and_read(tmp_path: Path) -> None:
     assert i18n.saved_language(tmp_path) is None
 
 
+@pytest.mark.english("checks the choice of language, English when nothing else is asked for")
 def test_the_cli_takes_lang_and_remembers_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = str(tmp_path / "data")
     with pytest.raises(SystemExit):
@@ -268,6 +271,7 @@ def test_the_cli_takes_lang_and_remembers_it(tmp_path: Path, capsys: pytest.Capt
     assert i18n.saved_language(data) == "ko"
 
 
+@pytest.mark.english("checks the choice of language, English when nothing else is asked for")
 def test_using_is_local_and_set_language_checks() -> None:
     with using("ko"):
         assert _("Upcard") == "업카드"
@@ -280,6 +284,7 @@ def test_using_is_local_and_set_language_checks() -> None:
 
 
 # ------------------------------------------------------------------------------------ the words
+@pytest.mark.english("checks the English words themselves beside the translations")
 def test_card_names_for_screen_readers() -> None:
     qd, seven, ace, joker = Card.parse("Qd"), Card.parse("7h"), Card.parse("As"), Card(52)
     assert [c.spoken() for c in (qd, seven, ace, joker)] == [
@@ -294,6 +299,7 @@ def test_card_names_for_screen_readers() -> None:
         assert [c.spoken() for c in (qd, seven, ace, joker)] == ["kārava dāma", "ercena 7", "pīķa dūzis", "džokers"]
 
 
+@pytest.mark.english("checks the English words themselves beside the translations")
 def test_moves_are_whole_sentences_in_each_language() -> None:
     players = ["You", "Expert 2"]
     discard = Action.parse("discard 9c")
@@ -636,6 +642,7 @@ ENGINE_LINES = [  # one of every form engine.py writes (names as the engine writ
 ]
 
 
+@pytest.mark.english("checks the English words themselves beside the translations")
 def test_every_form_of_the_engines_explanation_is_translated() -> None:
     assert words.result_lines(ENGINE_LINES, ["You", "Expert"], ["human", "expert"]) == ENGINE_LINES
     with using(i18n.PSEUDO):

@@ -20,6 +20,8 @@ from typing import Any
 import anyio
 import pytest
 
+from pseudo_audit import plain
+
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
@@ -331,7 +333,7 @@ def test_bad_messages_get_a_clear_error(client: TestClient, raw: str, code: str,
         ws.send_text(raw)
         reply = c.recv()
         assert reply["type"] == "error" and reply["code"] == code, reply
-        assert words in reply["message"], reply["message"]
+        assert words in plain(reply["message"]), reply["message"]
         # the connection stays usable
         ws.send_json({"type": "ping", "seq": 9})
         assert c.recv() == {"type": "pong", "seq": 9}
@@ -788,7 +790,7 @@ def test_a_finished_game_is_replayed_step_by_step(client: TestClient) -> None:
         reply = c.request({"type": "replay"})
         assert reply["type"] == "replay" and reply["game"] == joined["game"]
         frames = reply["frames"]
-        assert frames[0]["move"] == "The game begins." and frames[1]["move"] == "Hand 1 is dealt."
+        assert plain(frames[0]["move"]) == "The game begins." and plain(frames[1]["move"]) == "Hand 1 is dealt."
         assert frames[1]["hands"][0] and all(f["move"] for f in frames)
         assert frames[-1]["result"] is not None and frames[-1]["totals"] == obs["totals"]
         assert reply["final_totals"] == obs["final_totals"]
