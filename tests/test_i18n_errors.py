@@ -15,9 +15,13 @@ from typing import Any
 import pytest
 
 from ginrummy import i18n
+from ginrummy.actions import Action
+from ginrummy.cards import Card, CardSet, parse_cards
+from ginrummy.engine import State
 from ginrummy.errors import GinRummyError
 from ginrummy.options import options_for
 from ginrummy.record import check, parse_records, replay
+from ginrummy.session import HUMAN, make_session
 
 # Words that are data in every language: record fields, command and format names, units, the card
 # notation's letters.  A case adds the words its own data brings in (an option's name, a value).
@@ -43,6 +47,7 @@ DATA_WORDS = {
     "variant",
     "verify",
 }
+CARD = re.compile(r"(10|[A2-9TJQK])[cdhs]")  # card notation (``Kd``, ``Ts``) is the same in every language
 VARIANT_WORDS = {"classic", "oklahoma", "hollywood", "three", "solitaire", "gin"}
 
 
@@ -54,7 +59,8 @@ def words_left(message: str, english: str, allowed: set[str]) -> set[str]:
     """The words of the English ``english`` still found in its translation ``message``, apart
     from data (record fields, option names, values: ``allowed``): English left over.  (A Latvian
     word spelled in ASCII, such as ``no`` or ``un``, counts only if the English has it too.)"""
-    return (ascii_words(message) & ascii_words(english)) - DATA_WORDS - VARIANT_WORDS - allowed
+    left = (ascii_words(message) & ascii_words(english)) - DATA_WORDS - VARIANT_WORDS - allowed
+    return {w for w in left if not CARD.fullmatch(w)}
 
 
 def raised(make: Callable[[], Any]) -> GinRummyError:
@@ -65,6 +71,37 @@ def raised(make: Callable[[], Any]) -> GinRummyError:
 
 def record(**fields: Any) -> dict[str, Any]:
     return {"format": "ginrummy-record/1", "variant": "classic", **fields}
+
+
+def dealt(variant: str = "classic", seed: int = 3) -> State:
+    state = State.new(variant)
+    state.deal(seed=seed)
+    return state
+
+
+def discard_phase() -> State:
+    """A seeded classic hand at its first discard (the upcard taken)."""
+    state = dealt()
+    state.apply("take")
+    return state
+
+
+def not_in_hand(state: State) -> str:
+    """A discard of a card the player to act does not hold."""
+    held = CardSet(state.hands[state.current_player or 0])
+    card = next(c for c in map(Card, range(52)) if c not in held)
+    return f"discard {card}"
+
+
+def after_undo_off() -> None:
+    state = State.new("classic", undo=False)
+    state.undo()
+
+
+def wrong_turn() -> None:
+    session = make_session("classic", seats=[HUMAN, HUMAN], deal_seed=1)
+    session.start_hand()
+    session.act(1 - (session.state.current_player or 0), "draw")
 
 
 # (what is refused, allowed data words) -- each case is seeded or fully explicit
@@ -95,6 +132,38 @@ CASES: dict[str, tuple[Callable[[], Any], set[str]]] = {
     "record players": (lambda: check(record(players=["A", 7])), set()),
     "record options": (lambda: replay(record(options={"gin_bonus": "lots"})), {"gin_bonus", "lots"}),
     "records empty": (lambda: parse_records("[]"), set()),
+    "record player count": (lambda: replay(record(players=["Ann"])), {"Ann"}),
+    "record illegal action": (
+        lambda: replay(record(hands=[{"seed": 3, "actions": ["draw"]}])),
+        {"draw", "take", "pass"},
+    ),
+    "not a card": (lambda: Card.parse("Zz"), {"Zz"}),
+    "duplicate card": (lambda: parse_cards("7h 8h 7h"), set()),
+    "joker in a hand": (lambda: parse_cards("7h JK"), {"JK"}),
+    "joker has no suit": (lambda: Card.parse("JK").suit, set()),
+    "card index": (lambda: Card(99), set()),
+    "not an action": (lambda: Action.parse("fold"), {"fold", "draw", "take", "pass", "discard", "knock", "layoff"}),
+    "action needs a card": (lambda: Action("discard"), {"discard"}),
+    "action takes no card": (lambda: Action.parse("draw 7h"), {"draw"}),
+    "not a meld": (lambda: Action.parse("knock 7h | 3h4hx"), {"knock", "hx"}),
+    "meld named twice": (lambda: Action.parse("knock 7h | 3h3h4h"), {"knock"}),
+    "action id": (lambda: Action.from_id(999), set()),
+    "draw not legal": (lambda: dealt().apply("draw"), {"draw", "take", "pass"}),
+    "card not in the hand": (
+        lambda: (lambda st: st.apply(not_in_hand(st)))(discard_phase()),
+        {"discard", "knock", "gin"},
+    ),
+    "deal twice": (lambda: dealt().deal(seed=4), set()),
+    "no undo stack": (after_undo_off, set()),
+    "nothing to undo": (lambda: State.new("classic").undo(), set()),
+    "no such seat": (lambda: State.new("classic").observation(7), set()),
+    "players of a state": (lambda: State.new("three", players=["A", "B"]), set()),
+    "no cut in the solitaire": (lambda: State.new("solitaire").cut(seed=1), set()),
+    "cut after the deal": (lambda: dealt().cut(seed=1), set()),
+    "deck with a card twice": (lambda: State.new("classic").deal(["7h"] * 52), set()),
+    "deck too short": (lambda: State.new("classic").deal(["7h", "8h"]), set()),
+    "not this seat's turn": (wrong_turn, set()),
+    "unknown variant of a session": (lambda: make_session("canasta"), {"canasta"}),
     "record nested": (lambda: parse_records("[" * 100000), set()),
 }
 
@@ -126,7 +195,7 @@ def test_english_is_unchanged() -> None:
         "option gin_bonus of classic must be an integer, got 'lots'"
     )
     assert str(raised(lambda: check(record(date="x")))) == "record: unknown field(s) date"
-    assert str(raised(lambda: replay(record(players=["Ann"])))) == "players: classic has 2 seats, got 1 player names"
+    assert str(raised(lambda: replay(record(players=["Ann"])))) == "players: classic has 2 seats, got 1 player name"
 
 
 def test_latvian_counts_agree_with_their_number() -> None:

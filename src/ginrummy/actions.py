@@ -16,6 +16,7 @@ from typing import Final
 
 from .cards import CARDS, Card
 from .errors import CardError, IllegalAction
+from .i18n import _
 
 __all__ = ["ACTIONS", "KINDS", "NUM_ACTIONS", "Action", "action_id"]
 
@@ -36,29 +37,39 @@ def _real_card(card: object) -> Card:
     """``card`` as a :class:`Card` if it is one of the 52 real cards (an int 0..51 is accepted)."""
     if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 52:
         return CARDS[card]
-    raise IllegalAction(f"not a card to play: {card!r} (a real card such as Card.parse('7h'))")
+    raise IllegalAction(
+        _("not a card to play: {card} (a real card such as {example})").format(
+            card=repr(card), example="Card.parse('7h')"
+        )
+    )
 
 
 def _check_melds(melds: object) -> tuple[Meld, ...]:
     """Declared melds as sorted tuples of real cards, each card named once (rule 0.8)."""
     if isinstance(melds, (str, bytes)) or not hasattr(melds, "__iter__"):
-        raise IllegalAction(f"declared melds must be groups of cards, got {melds!r}")
+        raise IllegalAction(_("declared melds must be groups of cards, got {value}").format(value=repr(melds)))
     out: list[Meld] = []
     seen = 0
     for meld in melds:
         if isinstance(meld, (str, bytes)) or not hasattr(meld, "__iter__"):
-            raise IllegalAction(f"a declared meld must be a group of cards, got {meld!r}")
+            raise IllegalAction(_("a declared meld must be a group of cards, got {value}").format(value=repr(meld)))
         cards = tuple(sorted(_real_card(c) for c in meld))
         if not cards:
-            raise IllegalAction("a declared meld is empty")
+            raise IllegalAction(_("a declared meld is empty"))
         mask = 0
         for c in cards:
             if mask >> c & 1:
-                raise IllegalAction(f"{c} is named twice in the declared meld {''.join(map(str, cards))}")
+                raise IllegalAction(
+                    _("{card} is named twice in the declared meld {meld}").format(card=c, meld="".join(map(str, cards)))
+                )
             mask |= 1 << c
         if mask & seen:
             shared = CARDS[(mask & seen).bit_length() - 1]
-            raise IllegalAction(f"{''.join(map(str, cards))} shares a card ({shared}) with another declared meld")
+            raise IllegalAction(
+                _("{meld} shares a card ({card}) with another declared meld").format(
+                    meld="".join(map(str, cards)), card=shared
+                )
+            )
         seen |= mask
         out.append(cards)
     return tuple(out)
@@ -78,17 +89,23 @@ class Action:
         # An Action may be built by hand with any values: check each one, so that a bad one is
         # refused here and never reaches a state (issue 12: actions are atomic).
         if not isinstance(self.kind, str) or self.kind not in KINDS:
-            raise IllegalAction(f"unknown action {self.kind!r}; actions are {', '.join(KINDS)}")
+            raise IllegalAction(
+                _("unknown action {action}; actions are {actions}").format(
+                    action=repr(self.kind), actions=", ".join(KINDS)
+                )
+            )
         if self.card is not None:
             object.__setattr__(self, "card", _real_card(self.card))
         if self.melds is not None:
             object.__setattr__(self, "melds", _check_melds(self.melds))
         if self.kind in ("discard", "layoff") and self.card is None:
-            raise IllegalAction(f"{self.kind} needs a card, e.g. '{self.kind} 7h'")
+            raise IllegalAction(
+                _("{action} needs a card, e.g. {example}").format(action=self.kind, example=f"'{self.kind} 7h'")
+            )
         if self.kind in ("draw", "take", "pass") and (self.card is not None or self.melds is not None):
-            raise IllegalAction(f"{self.kind} takes no card")
+            raise IllegalAction(_("{action} takes no card").format(action=self.kind))
         if self.melds is not None and self.kind not in ("knock", "gin"):
-            raise IllegalAction("only knock and gin may name melds")
+            raise IllegalAction(_("only {knock} and {gin} may name melds").format(knock="knock", gin="gin"))
         if self.melds is None:
             object.__setattr__(self, "_id", self._compute_id())
 
@@ -97,22 +114,28 @@ class Action:
         """Read the record notation: ``draw``, ``take``, ``pass``, ``discard 7h``, ``knock 7h``,
         ``knock 7h | 3h4h5h KcKdKs``, ``gin 7h``, ``gin``, ``layoff 8h``."""
         if not isinstance(text, str):
-            raise IllegalAction(f"not an action: {text!r}")
-        head, _, melds_text = text.partition("|")
+            raise IllegalAction(_("not an action: {text}").format(text=repr(text)))
+        head, bar, melds_text = text.partition("|")
         words = head.split()
         if not words:
-            raise IllegalAction(f"not an action: {text!r} (expected e.g. 'draw' or 'discard 7h')")
+            raise IllegalAction(
+                _("not an action: {text} (expected e.g. {example} or {other})").format(
+                    text=repr(text), example="'draw'", other="'discard 7h'"
+                )
+            )
         kind = words[0].lower()
         if kind not in KINDS or len(words) > 2:
-            raise IllegalAction(f"not an action: {text!r}; actions are {', '.join(KINDS)}")
+            raise IllegalAction(
+                _("not an action: {text}; actions are {actions}").format(text=repr(text), actions=", ".join(KINDS))
+            )
         try:
             card = Card.parse(words[1]) if len(words) == 2 else None
         except CardError as exc:
-            raise IllegalAction(f"{exc} in action {text!r}") from None
+            raise IllegalAction(_("{error} in action {text}").format(error=exc, text=repr(text))) from None
         if card is not None and card.is_joker:
-            raise IllegalAction(f"the joker cannot be played: {text!r}")
+            raise IllegalAction(_("the joker cannot be played: {text}").format(text=repr(text)))
         melds = None
-        if _:
+        if bar:
             melds = tuple(_parse_meld(tok, text) for tok in melds_text.split())
         return cls(kind, card, melds)
 
@@ -120,7 +143,7 @@ class Action:
     def id(self) -> int:
         """The integer id 0..212 (see the table above); an action naming melds has none."""
         if self._id < 0:
-            raise IllegalAction("an action naming melds has no integer id")
+            raise IllegalAction(_("an action naming melds has no integer id"))
         return self._id
 
     def _compute_id(self) -> int:
@@ -137,7 +160,9 @@ class Action:
     @classmethod
     def from_id(cls, action_id: int) -> Action:
         if not isinstance(action_id, int) or not 0 <= action_id < NUM_ACTIONS:
-            raise IllegalAction(f"action id must be 0..{NUM_ACTIONS - 1}, got {action_id!r}")
+            raise IllegalAction(
+                _("action id must be 0..{last}, got {value}").format(last=NUM_ACTIONS - 1, value=repr(action_id))
+            )
         if action_id < 3:
             return cls(("draw", "take", "pass")[action_id])
         if action_id == 159:
@@ -181,5 +206,9 @@ def _parse_meld(token: str, text: str) -> Meld:
         cards.append(Card.parse(m.group(0)))
         pos = m.end()
     if pos != len(token) or not cards:
-        raise IllegalAction(f"not a meld: {token!r} in action {text!r} (write melds like 3h4h5h)")
+        raise IllegalAction(
+            _("not a meld: {token} in action {text} (write melds like {example})").format(
+                token=repr(token), text=repr(text), example="3h4h5h"
+            )
+        )
     return tuple(sorted(cards))

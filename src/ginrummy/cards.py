@@ -104,7 +104,7 @@ class Card(int):
 
     def __new__(cls, index: int) -> Card:
         if not isinstance(index, int) or not 0 <= index <= 52:
-            raise CardError(f"card index must be 0..52, got {index!r}")
+            raise CardError(_("card index must be 0..52, got {value}").format(value=repr(index)))
         return _CARDS[index] if _CARDS else super().__new__(cls, index)
 
     @classmethod
@@ -115,7 +115,7 @@ class Card(int):
     def from_rank_suit(cls, rank: int, suit: int) -> Card:
         """The card of ``rank`` (1 = ace ... 13 = king) and ``suit`` (0-3)."""
         if not 1 <= rank <= 13 or not 0 <= suit <= 3:
-            raise CardError(f"no card of rank {rank!r} and suit {suit!r}")
+            raise CardError(_("no card of rank {rank} and suit {suit}").format(rank=repr(rank), suit=repr(suit)))
         return _CARDS[suit * 13 + rank - 1]
 
     @classmethod
@@ -151,7 +151,7 @@ class Card(int):
     @property
     def suit(self) -> Suit:
         if self == 52:
-            raise CardError("the joker has no suit")
+            raise CardError(_("the joker has no suit"))
         return Suit(self // 13)
 
     @property
@@ -234,7 +234,7 @@ class CardSet(int):
 
     def __new__(cls, mask: int = 0) -> CardSet:
         if not isinstance(mask, int) or mask < 0 or mask > FULL_MASK:
-            raise CardError(f"not a 52-bit card mask: {mask!r}")
+            raise CardError(_("not a 52-bit card mask: {value}").format(value=repr(mask)))
         return super().__new__(cls, mask)
 
     @classmethod
@@ -242,7 +242,7 @@ class CardSet(int):
         m = 0
         for c in cards:
             if not 0 <= c < 52:
-                raise CardError(f"not a real card: {c!r}")
+                raise CardError(_("not a real card: {value}").format(value=repr(c)))
             m |= 1 << c
         return cls(m)
 
@@ -328,7 +328,9 @@ class ShuffleStream:
 
     def __init__(self, seed: int) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 256:
-            raise CardError(f"a deal seed must be an integer from 0 to 2**256-1, got {seed!r}")
+            raise CardError(
+                _("a deal seed must be an integer from 0 to 2**256-1, got {value}").format(value=repr(seed))
+            )
         self._seed = seed.to_bytes(32, "big")
         self._block = 0
         self._words: list[int] = []

@@ -30,6 +30,7 @@ from typing import Any
 from .actions import ACTIONS, BIG_GIN, GIN, KNOCK, KNOCK_NO_DISCARD, NUM_ACTIONS, Action, action_id
 from .cards import Card, CardSet, format_cards, new_seed
 from .errors import IllegalAction, OptionError, RecordError
+from .i18n import _, ngettext
 from .melds import Arrangement, all_melds, is_meld
 from .observe import MaskObservation, Observation, observe, observe_masks
 from .options import Options, options_for, show
@@ -121,12 +122,20 @@ class State(Match):
         if players is None:
             players = rules_for(variant).default_players()
         if isinstance(players, (str, bytes)) or not isinstance(players, Iterable):
-            raise OptionError(f"players must be a list of {n} names, got {show(players)}")
+            raise OptionError(_("players must be a list of {n} names, got {value}").format(n=n, value=show(players)))
         players = list(players)
         if not all(isinstance(p, str) for p in players):
-            raise OptionError(f"players must be a list of {n} names (strings), got {show(players)}")
+            raise OptionError(
+                _("players must be a list of {n} names (strings), got {value}").format(n=n, value=show(players))
+            )
         if len(players) != n:
-            raise OptionError(f"{variant} has {n} seats, got {len(players)} player names")
+            raise OptionError(
+                ngettext(
+                    "{variant} has {seats} seats, got {n} player name",
+                    "{variant} has {seats} seats, got {n} player names",
+                    len(players),
+                ).format(variant=variant, seats=n, n=len(players))
+            )
         state = cls(variant, opts, players)
         state.undo_enabled = bool(undo)
         return state
@@ -159,11 +168,11 @@ class State(Match):
         The result is kept in the options (``first_dealer``; ``first_box``, ``first_captain``), so the record says
         who dealt first; the cut itself is not undone by :meth:`undo`."""
         if not self._rules.cuts:
-            raise IllegalAction(f"there is no cut in {self.variant}")
+            raise IllegalAction(_("there is no cut in {variant}").format(variant=self.variant))
         if self.logs:
-            raise IllegalAction("the cut comes before the first deal")
+            raise IllegalAction(_("the cut comes before the first deal"))
         if cards is not None and seed is not None:
-            raise IllegalAction("cut with cards or a seed, not both")
+            raise IllegalAction(_("cut with cards or a seed, not both"))
         order, rounds = cut_order(self.num_seats, cards, seed, suit_order=self._rules.cut_ties_by_suit())
         result, values = self._rules.after_cut(self, order, rounds)
         self._set_options(self._with_options(**values))
@@ -183,10 +192,10 @@ class State(Match):
         fresh ``secrets``-quality seed."""
         if self.phase != _DEAL:
             raise IllegalAction(
-                "the hand in play is not over: nothing to deal" if not self.game_over else "the game is over"
+                _("the hand in play is not over: nothing to deal") if not self.game_over else _("the game is over")
             )
         if deck is not None and seed is not None:
-            raise IllegalAction("deal from a deck or a seed, not both")
+            raise IllegalAction(_("deal from a deck or a seed, not both"))
         if deck is None:
             if seed is None:
                 seed = new_seed()
@@ -197,24 +206,53 @@ class State(Match):
         self.logs.append(HandLog(list(cards), seed, commitment=commitment))
         self._start_hand(cards)
 
+    def _deck_size_error(self, size: int, got: int, missing: list[str], extra: list[str]) -> str:
+        """A deck of the wrong cards, in one sentence: its size, and what is missing or not allowed."""
+        values = {
+            "variant": self.variant,
+            "size": size,
+            "n": got,
+            "missing": " ".join(missing),
+            "extra": " ".join(extra),
+        }
+        if missing and extra:
+            message = ngettext(
+                "a {variant} deck has {size} cards, got {n}; missing {missing}; not allowed {extra}",
+                "a {variant} deck has {size} cards, got {n}; missing {missing}; not allowed {extra}",
+                got,
+            )
+        elif missing:
+            message = ngettext(
+                "a {variant} deck has {size} cards, got {n}; missing {missing}",
+                "a {variant} deck has {size} cards, got {n}; missing {missing}",
+                got,
+            )
+        elif extra:
+            message = ngettext(
+                "a {variant} deck has {size} cards, got {n}; not allowed {extra}",
+                "a {variant} deck has {size} cards, got {n}; not allowed {extra}",
+                got,
+            )
+        else:
+            message = ngettext(
+                "a {variant} deck has {size} cards, got {n}", "a {variant} deck has {size} cards, got {n}", got
+            )
+        return message.format(**values)
+
     def _check_deck(self, deck: Sequence[Card | str]) -> list[Card]:
         if isinstance(deck, (str, bytes)) or not isinstance(deck, Iterable):
-            raise RecordError(f"a deck is a list of cards, top first, got {show(deck)}")
+            raise RecordError(_("a deck is a list of cards, top first, got {value}").format(value=show(deck)))
         cards = [c if isinstance(c, Card) else Card.parse(c) for c in deck]
         want = self._rules.pack()
         if sorted(cards) != want:
             seen: set[int] = set()
             for c in cards:
                 if c in seen:
-                    raise RecordError(f"the deck holds {c} twice")
+                    raise RecordError(_("the deck holds {card} twice").format(card=c))
                 seen.add(c)
             missing = [str(c) for c in want if c not in seen]
             extra = [str(c) for c in cards if c not in want]
-            raise RecordError(
-                f"a {self.variant} deck has {len(want)} cards, got {len(cards)}"
-                + (f"; missing {' '.join(missing)}" if missing else "")
-                + (f"; not allowed {' '.join(extra)}" if extra else "")
-            )
+            raise RecordError(self._deck_size_error(len(want), len(cards), missing, extra))
         self._rules.check_deck(cards)
         return cards
 
@@ -273,7 +311,7 @@ class State(Match):
         act = self._coerce(action)
         legal = self.legal_actions()
         if act.kind not in ("knock", "gin") or act.melds is not None:
-            raise IllegalAction(f"{act} is not a knock or gin to declare melds for")
+            raise IllegalAction(_("{action} is not a knock or gin to declare melds for").format(action=act))
         if act not in legal and self._knock_as_gin(act, legal) is None:
             self._illegal(act, legal)
         assert self.current is not None
@@ -353,21 +391,28 @@ class State(Match):
             return ACTIONS[action]
         if isinstance(action, int) and not isinstance(action, bool):
             return Action.from_id(action)
-        raise IllegalAction(f"not an action: {action!r}")
+        raise IllegalAction(_("not an action: {text}").format(text=repr(action)))
 
     def _illegal(self, act: Action, legal: list[Action]) -> None:
         if self.phase == _DEAL:
-            raise IllegalAction(f"{act} is not legal: the hand is over and the next one is not dealt yet")
+            raise IllegalAction(
+                _("{action} is not legal: the hand is over and the next one is not dealt yet").format(action=act)
+            )
         if self.phase == _OVER:
-            raise IllegalAction(f"{act} is not legal: the game is over")
-        why = ""
+            raise IllegalAction(_("{action} is not legal: the game is over").format(action=act))
+        values: dict[str, object] = {"action": act, "card": act.card, "legal": ", ".join(map(str, legal))}
         if act.card is not None and self.current is not None and not self.hands[self.current] >> act.card & 1:
-            why = f" ({act.card} is not in the hand)"
+            message = _("{action} is not legal ({card} is not in the hand); legal: {legal}")
         elif act.card is not None and act.card == self.taken and act.kind in ("discard", "knock", "gin"):
-            why = f" ({act.card} was just taken from the discard pile)"
+            message = _("{action} is not legal ({card} was just taken from the discard pile); legal: {legal}")
         elif act.kind == "knock" and self.phase == _DISCARD:
-            why = f" (knocking needs deadwood of at most {self.knock_limit} after the discard)"
-        raise IllegalAction(f"{act} is not legal{why}; legal: {', '.join(map(str, legal))}")
+            values["limit"] = self.knock_limit
+            message = _(
+                "{action} is not legal (knocking needs deadwood of at most {limit} after the discard); legal: {legal}"
+            )
+        else:
+            message = _("{action} is not legal; legal: {legal}")
+        raise IllegalAction(message.format(**values))
 
     def _knock_as_gin(self, act: Action, legal: list[Action]) -> Action | None:
         """Rule 0.7: knocking with deadwood 0 is gin.  ``knock 7h`` whose kept ten are all melded is
@@ -404,19 +449,29 @@ class State(Match):
         for meld in act.melds:
             m = sum(1 << x for x in meld)  # each card once: Action checked it when it was built
             if not is_meld(m):
-                raise IllegalAction(f"{format_cards(meld)} is not a meld")
+                raise IllegalAction(_("{meld} is not a meld").format(meld=format_cards(meld)))
             if m & ~kept:
-                raise IllegalAction(f"{format_cards(meld)} is not in the hand kept after the discard")
+                raise IllegalAction(
+                    _("{meld} is not in the hand kept after the discard").format(meld=format_cards(meld))
+                )
             if m & used:
-                raise IllegalAction(f"{format_cards(meld)} shares a card with another declared meld")
+                raise IllegalAction(
+                    _("{meld} shares a card with another declared meld").format(meld=format_cards(meld))
+                )
             used |= m
         dead = CardSet(kept & ~used).value
         if dead == 0:
             return act if act.kind == "gin" else Action("gin", c, act.melds)
         if act.kind == "gin":
-            raise IllegalAction(f"gin must meld every card; the declared melds leave {dead}")
+            raise IllegalAction(
+                _("gin must meld every card; the declared melds leave {deadwood}").format(deadwood=dead)
+            )
         if not self._may_knock(dead):
-            raise IllegalAction(f"the declared melds leave deadwood {dead}; knocking needs 1 to {self.knock_limit}")
+            raise IllegalAction(
+                _("the declared melds leave deadwood {deadwood}; knocking needs 1 to {limit}").format(
+                    deadwood=dead, limit=self.knock_limit
+                )
+            )
         return act
 
     # ------------------------------------------------------------------ layoffs
@@ -474,7 +529,7 @@ class State(Match):
         2.7); before that, and in variants without bonuses, the running hand points."""
         if not self.game_over:
             return list(self.totals)
-        return [sum(points for _, points in seat) for seat in self.final_parts()]
+        return [sum(points for _what, points in seat) for seat in self.final_parts()]
 
     def final_parts(self) -> list[list[tuple[str, int]]]:
         """:meth:`final_totals` line by line: for each seat, ``(what, points)`` pairs that add up to
@@ -526,7 +581,7 @@ class State(Match):
         """Take back the last deal, action or layoff: the state is exactly as it was before it
         (a snapshot popped from the undo stack; nothing is replayed)."""
         if self._history is None:
-            raise IllegalAction("nothing to undo" if self.undo_enabled else "this game keeps no undo stack")
+            raise IllegalAction(_("nothing to undo") if self.undo_enabled else _("this game keeps no undo stack"))
         (values, hands, known, stock, pile, n_logs, n_actions, n_results, last), self._history = self._history
         d = self.__dict__
         for name, value in zip(_VALUES, values, strict=True):
@@ -580,7 +635,11 @@ class State(Match):
         except TypeError:
             n = -1
         if isinstance(seat, bool) or not 0 <= n < self.num_seats:
-            raise IllegalAction(f"no seat {show(seat)} in {self.variant} (seats 0..{self.num_seats - 1})")
+            raise IllegalAction(
+                _("no seat {seat} in {variant} (seats 0..{last})").format(
+                    seat=show(seat), variant=self.variant, last=self.num_seats - 1
+                )
+            )
         return n
 
     def observation(self, seat: int) -> Observation:

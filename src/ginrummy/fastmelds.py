@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from . import melds
 from .errors import CardError
+from .i18n import _
 
 if TYPE_CHECKING:
     import numpy as np
@@ -104,9 +105,13 @@ def _as_masks(np: Any, hands: Any) -> Int64Array:
         try:
             arr = np.frombuffer(array("q", hands), dtype=np.int64)
         except (OverflowError, TypeError, ValueError) as e:
-            raise CardError(f"not a list of 52-bit hand masks: {e}") from None
+            raise CardError(_("not a list of 52-bit hand masks: {error}").format(error=e)) from None
     if arr.ndim != 1 or arr.dtype.kind not in "iu":
-        raise CardError(f"hand masks must be a flat sequence of integers, got {arr.dtype} of shape {arr.shape}")
+        raise CardError(
+            _("hand masks must be a flat sequence of integers, got {dtype} of shape {shape}").format(
+                dtype=arr.dtype, shape=arr.shape
+            )
+        )
     if arr.dtype == np.uint64:
         arr = arr.view(np.int64)
     elif arr.dtype != np.int64:
@@ -114,7 +119,7 @@ def _as_masks(np: Any, hands: Any) -> Int64Array:
     arr = np.ascontiguousarray(arr)
     if (arr >> 52).any():
         bad = arr[(arr >> 52) != 0][0]
-        raise CardError(f"not a hand of real cards: mask {int(bad) & ((1 << 64) - 1):#x}")
+        raise CardError(_("not a hand of real cards: mask {mask}").format(mask=f"{int(bad) & ((1 << 64) - 1):#x}"))
     out: Int64Array = arr
     return out
 

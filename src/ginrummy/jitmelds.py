@@ -33,6 +33,7 @@ from typing import Any
 
 from . import fastmelds, melds
 from .errors import CardError
+from .i18n import _
 
 __all__ = ["available", "best_discards_batch", "min_deadwood_batch"]
 
@@ -206,7 +207,9 @@ def available() -> bool:
 def _need() -> Any:
     k = _kernels()
     if k is None:
-        raise ImportError("the compiled meld kernel needs numba and NumPy: pip install 'ginrummy[jit]'")
+        raise ImportError(
+            _("the compiled meld kernel needs numba and NumPy: {command}").format(command="pip install 'ginrummy[jit]'")
+        )
     return k
 
 
@@ -220,7 +223,7 @@ def _masks(np: Any, hands: Any) -> Any:
 
 def _check(bad: int, h: Any) -> None:
     if bad >= 0:
-        raise CardError(f"not a hand of real cards: mask {int(h[bad]) & ((1 << 64) - 1):#x}")
+        raise CardError(_("not a hand of real cards: mask {mask}").format(mask=f"{int(h[bad]) & ((1 << 64) - 1):#x}"))
 
 
 def min_deadwood_batch(hands: Iterable[int] | Any) -> Any:
@@ -230,7 +233,7 @@ def min_deadwood_batch(hands: Iterable[int] | Any) -> Any:
     Raises :class:`~ginrummy.errors.CardError` for a mask outside 0 .. 2**52-1, ImportError without
     numba.
     """
-    np, run_dw, _, _, kernel, _ = _need()
+    np, run_dw, _delta, _remove, kernel, _batch = _need()
     h = _masks(np, hands)
     out = np.empty(h.size, dtype=np.int32)
     _check(kernel(h, run_dw, out), h)
@@ -241,7 +244,7 @@ def best_discards_batch(hands: Iterable[int] | Any) -> tuple[Any, Any]:
     """For each hand (typically 11 cards): the least deadwood after one discard (``int32``) and the
     mask of the discards that reach it (``int64``), equal to ``melds.best_discards(h)``; an empty
     hand gives ``(NO_DISCARD, 0)`` as there."""
-    np, run_dw, delta, remove_args, _, kernel = _need()
+    np, run_dw, delta, remove_args, _single, kernel = _need()
     h = _masks(np, hands)
     dw = np.empty(h.size, dtype=np.int32)
     cards = np.empty(h.size, dtype=np.int64)

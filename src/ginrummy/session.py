@@ -29,7 +29,7 @@ from .cards import Card
 from .engine import Cut, State
 from .errors import GinRummyError, IllegalAction
 from .fair import commitment, fresh_commitment
-from .i18n import _
+from .i18n import _, ngettext
 from .melds import Arrangement
 from .movelog import MoveEvent, MoveLog, Roles
 from .observe import Observation
@@ -68,7 +68,13 @@ class Session(MoveLog):
 
     def __init__(self, state: State, seats: Sequence[str], *, deal_seed: int | None = None) -> None:
         if len(seats) != state.num_seats:
-            raise GinRummyError(f"{state.variant} has {state.num_seats} seats, got {len(seats)} seat kinds")
+            raise GinRummyError(
+                ngettext(
+                    "{variant} has {seats} seats, got {n} seat kind",
+                    "{variant} has {seats} seats, got {n} seat kinds",
+                    len(seats),
+                ).format(variant=state.variant, seats=state.num_seats, n=len(seats))
+            )
         self.state = state
         self.seats = list(seats)
         self.deal_seed = deal_seed  # tests and simulations: derive deal seeds from this; None = secrets
@@ -143,7 +149,9 @@ class Session(MoveLog):
     def start_hand(self) -> None:
         """Deal the next hand from the committed seed."""
         if not self.state.needs_deal:
-            raise IllegalAction("the hand in play is not over" if not self.state.is_terminal else "the game is over")
+            raise IllegalAction(
+                _("the hand in play is not over") if not self.state.is_terminal else _("the game is over")
+            )
         self.commitment_for_next_deal()
         assert self._pending is not None
         seed, commit = self._pending
@@ -178,13 +186,17 @@ class Session(MoveLog):
             # Explicit layoffs come from the defender after a knock, when nobody is "to act".
             result = self.state.hand_result
             if result is None or result.knocker in (None, seat) or seat not in self.state.active_seats:
-                raise IllegalAction(f"seat {seat} is not the defender: no layoff")
+                raise IllegalAction(_("seat {seat} is not the defender: no layoff").format(seat=seat))
             if self.state.is_terminal:  # as layoff_options: a finished game's result stands
-                raise IllegalAction("the game is over: no layoff")
+                raise IllegalAction(_("the game is over: no layoff"))
             return self._apply(seat, act)
         if self.state.current_player != seat:
             who = self.state.current_player
-            raise IllegalAction(f"it is not seat {seat}'s turn" + ("" if who is None else f" (seat {who} is to act)"))
+            raise IllegalAction(
+                _("it is not seat {seat}'s turn").format(seat=seat)
+                if who is None
+                else _("it is not seat {seat}'s turn (seat {other} is to act)").format(seat=seat, other=who)
+            )
         return self._apply(seat, action)
 
     def _apply(
@@ -229,7 +241,7 @@ class Session(MoveLog):
         (data, worded for each viewer: :mod:`ginrummy.agents.reasons`), which the move log keeps
         private until the hand is over."""
         if self.state.current_player != seat or self.is_human(seat):
-            raise IllegalAction(f"seat {seat} is not a computer player to act")
+            raise IllegalAction(_("seat {seat} is not a computer player to act").format(seat=seat))
         return self._apply(seat, action, reason, computer=True)
 
     def run_computers(self, limit: int = 1000) -> list[MoveEvent]:
@@ -302,7 +314,7 @@ class Session(MoveLog):
         one and plays it as ``knock 7h | 3h4h5h KcKdKs`` (:meth:`declare`).  Raises
         :class:`IllegalAction` when it is not ``seat``'s turn or ``action`` is no such knock or gin."""
         if self.state.current_player != seat:
-            raise IllegalAction(f"it is not seat {seat}'s turn")
+            raise IllegalAction(_("it is not seat {seat}'s turn").format(seat=seat))
         return self.state.declarable_arrangements(action)
 
     def spread_choices(self, seat: int, action: Action | str) -> list[Arrangement]:
@@ -401,7 +413,7 @@ class Session(MoveLog):
         if roles is not None and seat == roles.sitter:
             seat = roles.captain  # rule 2.2: the sitter sees the captain's hand and advises on it
         if st.current_player != seat:
-            raise IllegalAction(f"no hint: seat {seat} is not to act")
+            raise IllegalAction(_("no hint: seat {seat} is not to act").format(seat=seat))
         return seat
 
     def hint(self, seat: int) -> Advice:
@@ -447,7 +459,7 @@ class Session(MoveLog):
         from .record import replay
 
         if not isinstance(data, Mapping) or data.get("format") != SESSION_FORMAT:
-            raise GinRummyError(f"not a saved game (expected format {SESSION_FORMAT!r})")
+            raise GinRummyError(_("not a saved game (expected format {format})").format(format=repr(SESSION_FORMAT)))
         state = replay(data["record"])
         s = cls(state, data["seats"], deal_seed=data.get("deal_seed"))
         pending = data.get("pending")
@@ -519,7 +531,11 @@ def make_session(
     ``players`` to :func:`ginrummy.words.default_players` (the same names in every front end).
     ``cut``: cut for the first deal (or the roles) now (:meth:`Session.cut_for_first_deal`)."""
     if variant not in variant_names():
-        raise GinRummyError(f"unknown variant {variant!r}; choose one of {', '.join(variant_names())}")
+        raise GinRummyError(
+            _("unknown variant {variant}; choose one of {variants}").format(
+                variant=repr(variant), variants=", ".join(variant_names())
+            )
+        )
     v = find_variant(variant)
     if seats is None:
         seats = [HUMAN, "joker"] if v.solo else [HUMAN] + ["expert"] * (v.seats - 1)

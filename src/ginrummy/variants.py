@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from .errors import OptionError
-from .i18n import N_
+from .i18n import N_, _
 from .options import GinSolitaireOptions, SolitaireOptions, TableOptions, ThreeOptions, options_for, show
 
 __all__ = ["VARIANTS", "Variant", "find_variant", "seats_of", "solo_variants", "table_variants", "variant_names"]
@@ -149,7 +149,11 @@ _BY_NAME: Final[dict[str, Variant]] = {v.name: v for v in VARIANTS}
 def find_variant(name: object) -> Variant:
     """The variant called ``name``; an unknown name raises :class:`OptionError` naming the known ones."""
     if not isinstance(name, str) or name not in _BY_NAME:
-        raise OptionError(f"unknown variant {show(name)}; choose one of {', '.join(_BY_NAME)}")
+        raise OptionError(
+            _("unknown variant {variant}; choose one of {variants}").format(
+                variant=show(name), variants=", ".join(_BY_NAME)
+            )
+        )
     return _BY_NAME[name]
 
 

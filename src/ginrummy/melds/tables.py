@@ -9,6 +9,7 @@ from typing import Final
 
 from ..cards import CARDS, Card
 from ..errors import CardError
+from ..i18n import _
 
 Meld = tuple[Card, ...]
 """A meld as its cards in engine order (sets by suit, runs by rank)."""
@@ -104,7 +105,7 @@ def hand_mask(cards: Iterable[int] | int) -> int:
         return _mask_checked(seq)
     if isinstance(cards, int):
         if cards < 0 or cards >> 52:
-            raise CardError(f"not a hand of real cards: mask {cards:#x}")
+            raise CardError(_("not a hand of real cards: mask {mask}").format(mask=f"{cards:#x}"))
         return int(cards)
     return _mask_checked(cards)
 
@@ -126,10 +127,10 @@ def _mask_checked(cards: Iterable[int]) -> int:
     m = 0
     for c in cards:
         if not isinstance(c, int) or not 0 <= c < 52:
-            raise CardError(f"not a real card: {c!r}")
+            raise CardError(_("not a real card: {value}").format(value=repr(c)))
         bit = 1 << c
         if m & bit:
-            raise CardError(f"duplicate card {CARDS[c]}")
+            raise CardError(_("duplicate card {text}").format(text=CARDS[c]))
         m |= bit
     return m
 

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from ..actions import BIG_GIN, DISCARD, GIN, KNOCK, Action
 from ..cards import Card, full_pack, shuffled
 from ..errors import IllegalAction
+from ..i18n import _
 from ..melds import best_discard_deadwood, deadwood_after_each, min_deadwood
 from ..options import Options
 from ..variants import Variant, find_variant
@@ -29,7 +30,7 @@ __all__ = ["Rules"]
 # Per suit ``s``, indexed by its 13-bit pattern ``x``: the discard actions of those cards, in
 # card order (so four lookups list a hand's discards by action id).  Filled on first use (at most
 # 4 x 8,192 tuples); plain lists, the fastest lookup there is.
-_SUIT_DISCARDS: tuple[list[tuple[Action, ...] | None], ...] = tuple([None] * 8192 for _ in range(4))
+_SUIT_DISCARDS: tuple[list[tuple[Action, ...] | None], ...] = tuple([None] * 8192 for _suit in range(4))
 _SD0, _SD1, _SD2, _SD3 = _SUIT_DISCARDS
 
 
@@ -108,7 +109,7 @@ class Rules:
     def after_cut(self, m: Match, order: tuple[int, ...], rounds: tuple[Any, ...]) -> tuple[Cut, dict[str, int]]:
         """The cut's result for ``order`` (seats from the highest cut to the lowest) and the option
         values that record it; sets the dealer or roles of ``m``.  Raises if there is no cut."""
-        raise IllegalAction(f"there is no cut in {m.variant}")
+        raise IllegalAction(_("there is no cut in {variant}").format(variant=m.variant))
 
     # ------------------------------------------------------------------ dealing
     def deck(self, seed: int) -> list[Card]:
@@ -203,7 +204,7 @@ class Rules:
     def lay_off(self, m: Match, act: Action) -> tuple[int, Action, list[Card]]:
         """Check an explicit ``layoff`` (RECORD.md): (the defender, the knock, the cards laid off so
         far with this one), changing nothing; :class:`IllegalAction` if it is not legal."""
-        raise IllegalAction(f"{act} is not legal; no layoff is possible now")
+        raise IllegalAction(_("{action} is not legal; no layoff is possible now").format(action=act))
 
     def showdown(self, m: Match, knocker: int, act: Action, laid: Sequence[Card] | None = None) -> HandResult:
         """The showdown of a knock or gin, with the defender's explicit layoffs ``laid`` (only the

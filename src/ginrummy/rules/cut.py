@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 
 from ..cards import Card, ShuffleStream, full_pack, new_seed
 from ..errors import IllegalAction
+from ..i18n import _, ngettext
 from ..options import show
 
 __all__ = ["cut_order"]
@@ -28,16 +29,22 @@ def cut_order(
     a fresh pack shuffled by ``ginrummy-shuffle/1``; with neither, a fresh ``secrets`` seed)."""
     if cards is not None:
         if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
-            raise IllegalAction(f"cut cards must be a list of cards, got {show(cards)}")
+            raise IllegalAction(_("cut cards must be a list of cards, got {value}").format(value=show(cards)))
         given = [c if isinstance(c, Card) else Card.parse(c) for c in cards]
         if any(c.is_joker for c in given):
-            raise IllegalAction("the joker is not in the pack that is cut")
+            raise IllegalAction(_("the joker is not in the pack that is cut"))
         supply = iter(given)
 
         def draw(k: int) -> list[Card]:
-            got = [c for _, c in zip(range(k), supply, strict=False)]
+            got = [c for _i, c in zip(range(k), supply, strict=False)]
             if len(got) < k:
-                raise IllegalAction(f"the cut needs more cards than the {len(given)} given (ties re-cut)")
+                raise IllegalAction(
+                    ngettext(
+                        "the cut needs more cards than the {n} given (ties re-cut)",
+                        "the cut needs more cards than the {n} given (ties re-cut)",
+                        len(given),
+                    ).format(n=len(given))
+                )
             return got
     else:
         stream = ShuffleStream(new_seed() if seed is None else seed)
@@ -50,7 +57,7 @@ def cut_order(
     def ranked(seats: list[int]) -> list[int]:
         """``seats`` from the highest cut to the lowest; tied seats re-cut among themselves."""
         if len(rounds) > 200:
-            raise IllegalAction("the cut kept tying")  # pragma: no cover - about 0.06**200
+            raise IllegalAction(_("the cut kept tying"))  # pragma: no cover - about 0.06**200
         got = draw(len(seats))
         rounds.append(tuple(zip(seats, got, strict=True)))
 

@@ -11,6 +11,7 @@ from typing import Any
 from ..actions import BIG_GIN, DRAW, KNOCK_NO_DISCARD, Action
 from ..cards import JOKER, Card, CardSet, ShuffleStream, format_cards, full_pack, shuffled
 from ..errors import RecordError
+from ..i18n import _
 from ..melds import Arrangement, best_arrangement, min_deadwood
 from ..options import GinSolitaireOptions, SolitaireOptions
 from ..scoring import solitaire_points
@@ -163,7 +164,7 @@ class Solitaire(SoloGame):
             if opts.joker_in_deal == "redeal":
                 return HandResult(ResultKind.REDEAL, (0, 0), (0, 0), explanation=("The joker was dealt: redeal.",))
             d = min_deadwood(m.hands[0])
-            _, p, j = solitaire_points("joker", counted=0, deadwood=d, scoring=opts.scoring, **self.bonuses)
+            _kind, p, j = solitaire_points("joker", counted=0, deadwood=d, scoring=opts.scoring, **self.bonuses)
             return HandResult(
                 ResultKind.JOKER,
                 (p, j),
@@ -211,7 +212,11 @@ class GinSolitaire(SoloGame):
 
     def check_deck(self, cards: list[Card]) -> None:
         if JOKER in cards[:11]:
-            raise RecordError("a gin-solitaire deck may not have the joker in its top eleven cards (rule 4.1)")
+            raise RecordError(
+                _("a {variant} deck may not have the joker in its top eleven cards (rule 4.1)").format(
+                    variant="gin-solitaire"
+                )
+            )
 
     def start(self, m: Match, deck: list[Card]) -> HandResult | None:
         m.hand_dealer = m.hand_nondealer = 0

@@ -12,6 +12,7 @@ from typing import Any
 from ..actions import DRAW, PASS, TAKE, Action
 from ..cards import Card, CardSet, format_cards
 from ..errors import IllegalAction
+from ..i18n import _
 from ..melds import best_arrangement, best_defense, lay_off_all
 from ..options import TableOptions, ThreeOptions
 from ..scoring import HollywoodSheet, game_final_parts, oklahoma_knock_limit, table_hand_points, three_rotation
@@ -250,10 +251,13 @@ class TableGame(Rules):
         options = self.layoff_options(m)
         if act.card not in options:
             raise IllegalAction(
-                f"{act} is not legal; "
-                + (f"cards that can be laid off: {format_cards(options)}" if options else "no layoff is possible now")
+                _("{action} is not legal; cards that can be laid off: {cards}").format(
+                    action=act, cards=format_cards(options)
+                )
+                if options
+                else _("{action} is not legal; no layoff is possible now").format(action=act)
             )
-        _, laid, defender = self._layoff_context(m)
+        _melds, laid, defender = self._layoff_context(m)
         knock = next(a for a in reversed(m.logs[-1].actions) if a.kind == "knock")
         return defender, knock, [*laid, act.card]
 
@@ -328,7 +332,7 @@ class Hollywood(TableGame):
         m.game_over = m.hollywood.over  # rule 1c.4
 
     def game_winner(self, m: Match) -> int | None:
-        finals = [sum(points for _, points in seat) for seat in self.final_parts(m)]
+        finals = [sum(points for _what, points in seat) for seat in self.final_parts(m)]
         return max(range(2), key=lambda i: finals[i]) if finals[0] != finals[1] else None
 
     def final_parts(self, m: Match) -> list[list[tuple[str, int]]]:
