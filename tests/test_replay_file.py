@@ -211,3 +211,26 @@ def test_a_long_record_is_shown_from_its_start() -> None:
     assert game.truncated and [s.text for s in game.steps] == [s.text for s in every[:10]]
     whole = replay_game(record, viewer=None, limit=len(every))
     assert not whole.truncated and len(whole.steps) == len(every)
+
+
+# -- snapshots (pytest-textual-snapshot; `pytest --snapshot-update` rewrites them) ---------------
+def _snap(request: pytest.FixtureRequest) -> Any:
+    try:
+        return request.getfixturevalue("snap_compare")
+    except pytest.FixtureLookupError:
+        pytest.skip("pytest-textual-snapshot is not installed")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+def test_snapshot_record_file_viewer(request: pytest.FixtureRequest, size: tuple[int, int]) -> None:
+    """Oklahoma, the second hand a few moves in: both hands face up, the pile, the totals."""
+    snap_compare = _snap(request)
+    app = RecordsApp([record_of("oklahoma")], source="game.json")
+
+    async def before(pilot: Any) -> None:
+        await wait_for(lambda: isinstance(pilot.app.screen, ReplayScreen))
+        await pilot.press("pagedown", "right", "right", "right")
+        for _ in range(5):
+            await pilot.pause(0.05)
+
+    assert snap_compare(app, terminal_size=size, run_before=before)

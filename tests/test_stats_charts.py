@@ -10,6 +10,7 @@ import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -118,3 +119,34 @@ def test_the_page_gets_the_same_charts(tmp_path: Path) -> None:
         assert got == charts
         lv = local.get("/api/stats?lang=lv").json()["variants"]["classic"]["charts"]
         assert [c["values"] for c in lv] == [c["values"] for c in charts] and lv[0]["label"] != "all opponents"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+def test_snapshot_statistics_with_the_chart_of_one_opponent(
+    tmp_path: Path, request: pytest.FixtureRequest, size: tuple[int, int]
+) -> None:
+    pytest.importorskip("textual")
+    try:
+        snap_compare = request.getfixturevalue("snap_compare")
+    except pytest.FixtureLookupError:
+        pytest.skip("pytest-textual-snapshot is not installed")
+    from textual.widgets import Select, Sparkline
+
+    from ginrummy.tui.app import GinRummyApp
+    from ginrummy.tui.screens import StatsScreen
+
+    store = history(tmp_path)
+    expert = chart_choices(store.stats()["classic"])[2]["values"]
+
+    async def before(pilot: Any) -> None:
+        pilot.app.push_screen(StatsScreen())
+        await wait_for(lambda: bool(pilot.app.screen.query("#chart-classic-spark")))
+        screen = pilot.app.screen
+        screen.query_one("#chart-classic", Select).value = 2  # against the expert
+        await wait_for(lambda: list(screen.query_one("#chart-classic-spark", Sparkline).data or []) == expert)
+        screen.query_one("#chart-classic", Select).scroll_visible(animate=False)
+        for _ in range(5):
+            await pilot.pause(0.05)
+
+    app = GinRummyApp(computer_delay=0, deal_seed=1, store=store)
+    assert snap_compare(app, terminal_size=size, run_before=before)

@@ -178,7 +178,8 @@ class HistoryScreen(Screen[None]):
 
 
 def _line(g: FinishedGame) -> str:
-    names = " v. ".join(clean_names(g.players))
+    names = _(" v ").join(display_names(clean_names(g.players)))
     totals = "–".join(str(t) for t in g.final_totals or g.totals)
     marks = " · " + ngettext("{n} takeback", "{n} takebacks", g.takebacks).format(n=g.takebacks) if g.takebacks else ""
-    return f"{g.variant}: {names} · {totals} · {g.hands} hands · {g.finished_at[:16].replace('T', ' ')} UTC{marks}"
+    hands = ngettext("{n} hand", "{n} hands", g.hands).format(n=g.hands)
+    return f"{g.variant}: {names} · {totals} · {hands} · {g.finished_at[:16].replace('T', ' ')} UTC{marks}"

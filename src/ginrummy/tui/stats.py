@@ -78,6 +78,7 @@ class StatsScreen(Screen[None]):
             self.chosen[variant] = 0
             if len(charts) > 1:
                 options = [(c["label"], i) for i, c in enumerate(charts)]
+                box.mount(Static(_("Opponent"), classes="stat-caption"))
                 box.mount(Select(options, value=0, allow_blank=False, id=f"chart-{variant}", classes="stat-choice"))
             box.mount(Static(charts[0]["line"], id=f"chart-{variant}-line", classes="stat-caption", markup=False))
             box.mount(Sparkline(_points(charts[0]["values"]), id=f"chart-{variant}-spark", classes="stat-chart"))
