@@ -13,7 +13,7 @@ call never gets), and timing one engine after the other lets the load change bet
 * the machine's load (``os.getloadavg()``, 1-minute figure) is read before every round and
   reported as its range beside the figures.
 
-Used by ``deadwood.py``, ``cli.py``, ``play.py``, ``envs.py`` and ``sim.py`` in this folder.
+Used by ``deadwood.py``, ``cli.py``, ``play.py``, ``envs.py``, ``versus.py`` and the others in this folder.
 """
 
 from __future__ import annotations
@@ -47,6 +47,9 @@ class Case:
     name: str
     run: Callable[[], object]
     work: float | None
+    self_timed: bool = False
+    """``run()`` returns ``(units, CPU seconds)`` measured where the work ran (a child process that
+    times its own work, say); the round's time is the sum of those."""
     seconds: list[float] = field(default_factory=list)
     """Per round: the time of that round's runs together."""
     wall: list[float] = field(default_factory=list)
@@ -109,12 +112,18 @@ def alternate(
         loads.append(load1())
         for c in order if r % 2 == 0 else reversed(order):
             done = 0.0
+            spent = 0.0
             w0 = time.perf_counter()
             t0 = tick()
             for _ in range(runs):
                 got = c.run()
-                done += got if c.work is None else c.work  # type: ignore[operator]
-            c.seconds.append(tick() - t0)
+                if c.self_timed:
+                    units, secs = got  # type: ignore[misc]
+                    done += units
+                    spent += secs
+                else:
+                    done += got if c.work is None else c.work  # type: ignore[operator]
+            c.seconds.append(spent if c.self_timed else tick() - t0)
             c.wall.append(time.perf_counter() - w0)
             c.done.append(done)
         if progress:

@@ -32,8 +32,9 @@ legal actions on one scale.  A decision takes about 1 ms of CPU.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -54,6 +55,7 @@ from .knowledge import (
     RUN_DEADWOOD,
     VALUES,
     Knowledge,
+    action_text,
     iter_cards,
     obs_rng,
     obs_variant,
@@ -83,19 +85,31 @@ class Evaluation:
 class _Eval:
     """One decision's working state: knowledge, stock weights, caches."""
 
-    def __init__(self, k: Knowledge, params: Params, rng: random.Random) -> None:
+    def __init__(self, k: Knowledge, params: Params, rng: random.Random | Callable[[], random.Random]) -> None:
         self.k = k
         self.p = params
-        self.rng = rng
-        self.stock = [
-            (c, q, VALUES[c], RELATED[c], c // 13, 1 << (c % 13), RANK_MATES[c]) for c, q in k.stock_weights() if q > 0
-        ]
-        self.qsum = sum(t[1] for t in self.stock) or 1.0
+        self._rng = rng  # or the function that makes it, called when first needed (seeding costs)
+        # The stock cards (unseen, with a chance of being in the stock) and that chance, also by
+        # suit: per suit a 13-bit mask of the stock's ranks and each rank's chance.
+        w = k.weights
+        qmap: dict[int, float] = {}
+        suit_stock = [0, 0, 0, 0]
+        suit_q = [[0.0] * 13 for _ in range(4)]
+        for c in iter_cards(k.unseen):
+            q = 1.0 - w[c]
+            if q > 0:
+                qmap[c] = q
+                s, r = divmod(c, 13)
+                suit_stock[s] |= 1 << r
+                suit_q[s][r] = q
+        self.qmap = qmap
+        self.suit_stock = suit_stock
+        self.suit_q = suit_q
+        self.qsum = sum(qmap.values()) or 1.0
         self._pot: dict[int, float] = {}
         self._danger: dict[int, float] = {}
         self._gin: dict[int, float] = {}
         self._pair: dict[int, float] = {}
-        self.qmap = {t[0]: t[1] for t in self.stock}
         self.unseen = k.unseen
         self.mult = 1.0
         self.box = 0.0  # the box bonus per hand won, where the game pays one
@@ -109,6 +123,20 @@ class _Eval:
         self.gin_worth = params.gin_weight * draws * (gb + against) / params.c_m
         self.pair_worth = params.pair_weight * (gb + against) / params.c_m
 
+    @property
+    def rng(self) -> random.Random:
+        """The decision's random stream (the sampled knock model's)."""
+        rng = self._rng
+        if not isinstance(rng, random.Random):
+            rng = self._rng = rng()
+        return rng
+
+    @functools.cached_property
+    def stock(self) -> list[tuple[int, float, int, int, int, int, int]]:
+        """The stock cards in card order: (card, its chance of being in the stock, its value, the
+        cards it melds with directly, its suit, its rank's bit, its rank mates)."""
+        return [(c, q, VALUES[c], RELATED[c], c // 13, 1 << (c % 13), RANK_MATES[c]) for c, q in self.qmap.items()]
+
     def potential(self, hand: int, dw: int | None = None) -> float:
         """Expected deadwood saved by drawing one stock card into ``hand`` (ten cards), beyond
         what simply replacing the worst card saves (any card allows that, so it does not tell
@@ -120,43 +148,125 @@ class _Eval:
         d = min_deadwood(hand) if dw is None else dw
         a, b, c3, d4 = hand & 0x1FFF, hand >> 13 & 0x1FFF, hand >> 26 & 0x1FFF, hand >> 39
         sets = (a & b & (c3 | d4)) | (c3 & d4 & (a | b))
-        # For each way of using the sets the hand holds (usually just "none"), each suit's
-        # run-only tables give the best discard of the hand plus one card by lookups, unless the
-        # card changes the sets (a third or fourth card of a rank): then the full search.
+        # The best discard of the hand plus one stock card, by lookups in each suit's run-only
+        # tables, for every way of using the sets the hand holds (usually just "none"): the card
+        # joins one suit's pattern, and the best single removal is that suit's or the best of the
+        # others'.  A card that is the third or the fourth of a rank adds the ways with a set
+        # holding it (``_with_set``: they do not depend on which card of the rank comes).  ``bd9``
+        # (the best discard of the hand itself) is the least over the hand's ways.  Exactly
+        # best_discards(hand | card)[0] for every card.
         rd = RUN_DEADWOOD
         dl = DISCARD_DELTA
-        ways = []
-        for removed in _set_ways(hand, sets):
-            rest = hand & ~removed
-            pats = (rest & 0x1FFF, rest >> 13 & 0x1FFF, rest >> 26 & 0x1FFF, rest >> 39)
-            rs = (rd[pats[0]], rd[pats[1]], rd[pats[2]], rd[pats[3]])
-            l0, l1, l2, l3 = dl[pats[0]], dl[pats[1]], dl[pats[2]], dl[pats[3]]
-            excl = (min(l1, l2, l3), min(l0, l2, l3), min(l0, l1, l3), min(l0, l1, l2))
-            ways.append((pats, rs, rs[0] + rs[1] + rs[2] + rs[3], excl))
-        bd9 = best_discards(hand)[0]
+        added = _ADDED
+        of = _ranks_of()
+        suit_stock = self.suit_stock
+        suit_q = self.suit_q
+        ranks = a | b | c3 | d4
+        twice = ((a & b) | (a & c3) | (a & d4) | (b & c3) | (b & d4) | (c3 & d4)) & ~sets  # ranks held twice
+        special = twice | sets
+        thirds: dict[int, int] = {}
         tot = 0.0
         gin = 0.0
-        for c, q, v, rel, suit, bit, mates in self.stock:
-            if not hand & rel:
-                continue
-            base = bd9 + v
-            if base > d:
-                base = d
-            if (hand & mates).bit_count() >= 2:
-                d2 = best_discards(hand | (1 << c))[0]
-            else:
-                d2 = 1 << 20
-                for pats, rs, rsum, excl in ways:
-                    x = pats[suit] | bit
-                    dx = dl[x]
-                    ex = excl[suit]
-                    val = rsum - rs[suit] + rd[x] + (dx if dx < ex else ex)
-                    if val < d2:
-                        d2 = val
-            if d2 < base:
-                tot += q * (base - d2)
-                if d2 == 0:
-                    gin += q
+        # The stock cards related to the hand (a card of their rank, or a suit neighbour, in it),
+        # suit by suit and rank by rank: card order, as the sums were always taken.  Per suit and
+        # way, ``_ADDED`` holds for each rank the suit's part of the best discard with it added.
+        if not sets:
+            r0, r1, r2, r3 = rd[a], rd[b], rd[c3], rd[d4]
+            l0, l1, l2, l3 = dl[a], dl[b], dl[c3], dl[d4]
+            rsum = r0 + r1 + r2 + r3
+            e01 = l0 if l0 < l1 else l1
+            e23 = l2 if l2 < l3 else l3
+            bd9 = rsum + (e01 if e01 < e23 else e23)
+            bases = _bases(d, bd9)
+            for suit, pat, rest, ex in (
+                (0, a, rsum - r0, l1 if l1 < e23 else e23),
+                (1, b, rsum - r1, l0 if l0 < e23 else e23),
+                (2, c3, rsum - r2, e01 if e01 < l3 else l3),
+                (3, d4, rsum - r3, e01 if e01 < l2 else l2),
+            ):
+                todo = suit_stock[suit] & (ranks | pat << 1 | pat >> 1)
+                if not todo:
+                    continue
+                qs = suit_q[suit]
+                key = ((ex if ex < 32 else 32) + 16) << 13 | pat
+                add = added.get(key)
+                if add is None:
+                    add = _fill_added(key, pat, ex)
+                for rank in of[todo]:
+                    d2 = rest + add[rank]
+                    if special >> rank & 1:  # the third of a rank: the set of the three is one more way
+                        t3 = thirds.get(rank)
+                        if t3 is None:
+                            t3 = thirds[rank] = _with_set(hand, rank, (0,))
+                        if t3 < d2:
+                            d2 = t3
+                    base = bases[rank]
+                    if d2 < base:
+                        q = qs[rank]
+                        tot += q * (base - d2)
+                        if d2 == 0:
+                            gin += q
+        else:
+            set_ways = _set_ways(hand, sets)
+            per_suit: tuple[dict[int, tuple[int, int]], ...] = ({}, {}, {}, {})
+            bd9 = 1 << 20
+            for removed in set_ways:
+                left = hand & ~removed
+                pa, pb, pc, pd = left & 0x1FFF, left >> 13 & 0x1FFF, left >> 26 & 0x1FFF, left >> 39
+                r0, r1, r2, r3 = rd[pa], rd[pb], rd[pc], rd[pd]
+                l0, l1, l2, l3 = dl[pa], dl[pb], dl[pc], dl[pd]
+                rsum = r0 + r1 + r2 + r3
+                e01 = l0 if l0 < l1 else l1
+                e23 = l2 if l2 < l3 else l3
+                v9 = rsum + (e01 if e01 < e23 else e23)
+                if v9 < bd9:
+                    bd9 = v9
+                # Ways that leave a suit the same pattern are one entry for that suit: with the
+                # least of the rest R and of the rest plus the best removal elsewhere M, the
+                # least is R + min(the suit's removal, M - R).
+                for part, pat, rest, ex in (
+                    (per_suit[0], pa, rsum - r0, l1 if l1 < e23 else e23),
+                    (per_suit[1], pb, rsum - r1, l0 if l0 < e23 else e23),
+                    (per_suit[2], pc, rsum - r2, e01 if e01 < l3 else l3),
+                    (per_suit[3], pd, rsum - r3, e01 if e01 < l2 else l2),
+                ):
+                    seen = part.get(pat)
+                    if seen is None:
+                        part[pat] = (rest, rest + ex)
+                    else:
+                        part[pat] = (rest if rest < seen[0] else seen[0], min(rest + ex, seen[1]))
+            bases = _bases(d, bd9)
+            for suit, pat in ((0, a), (1, b), (2, c3), (3, d4)):
+                todo = suit_stock[suit] & (ranks | pat << 1 | pat >> 1)
+                if not todo:
+                    continue
+                qs = suit_q[suit]
+                ways = []
+                for p, (rest, most) in per_suit[suit].items():
+                    ex = most - rest
+                    key = ((ex if ex < 32 else 32) + 16) << 13 | p
+                    add = added.get(key)
+                    if add is None:
+                        add = _fill_added(key, p, ex)
+                    ways.append((rest, add))
+                for rank in of[todo]:
+                    d2 = 1 << 20
+                    for rest, add in ways:
+                        val = rest + add[rank]
+                        if val < d2:
+                            d2 = val
+                    if special >> rank & 1:  # a third or a fourth card of a rank: sets with it
+                        t3 = thirds.get(rank)
+                        if t3 is None:
+                            t3 = thirds[rank] = _with_set(hand, rank, set_ways)
+                        if t3 < d2:
+                            d2 = t3
+                    base = bases[rank]
+                    if d2 < base:
+                        q = qs[rank]
+                        tot += q * (base - d2)
+                        if d2 == 0:
+                            gin += q
         out = tot / self.qsum
         self._pot[hand] = out
         self._gin[hand] = gin / self.qsum
@@ -256,6 +366,80 @@ def _set_ways(hand: int, ranks: int) -> list[int]:
     return ways
 
 
+_ADDED: dict[int, tuple[int, ...]] = {}
+"""Filled as met (``_fill_added``): for a suit pattern ``pat`` and the best removal elsewhere
+``ex``, for each rank not in the pattern, the run-only deadwood of the pattern with that rank added
+plus the better of its own best removal and ``ex`` (key: ``ex`` capped at 32, above any removal,
+plus 16, shifted past the pattern's 13 bits)."""
+
+
+def _fill_added(key: int, pat: int, ex: int) -> tuple[int, ...]:
+    if len(_ADDED) >= 1 << 16:  # bounded (about 30,000 keys are ever met in play)
+        _ADDED.clear()
+    rd = RUN_DEADWOOD
+    dl = DISCARD_DELTA
+    out = []
+    for r in range(13):
+        x = pat | 1 << r
+        dx = dl[x]
+        out.append(rd[x] + (dx if dx < ex else ex))
+    got = _ADDED[key] = tuple(out)
+    return got
+
+
+_BASES: dict[int, tuple[int, ...]] = {}
+
+
+def _bases(d: int, bd9: int) -> tuple[int, ...]:
+    """Per rank: what drawing a card of it saves at most without a meld, from a ten-card hand of
+    deadwood ``d`` whose best discard leaves ``bd9`` (the card replaces the discard)."""
+    key = d << 12 | bd9
+    got = _BASES.get(key)
+    if got is None:
+        got = _BASES[key] = tuple(min(d, bd9 + VALUES[r]) for r in range(13))
+    return got
+
+
+@functools.cache
+def _ranks_of() -> tuple[tuple[int, ...], ...]:
+    """The ranks of each 13-bit suit pattern, lowest first."""
+    return tuple(tuple(r for r in range(13) if x >> r & 1) for x in range(1 << 13))
+
+
+def _with_set(hand: int, rank: int, ways: Sequence[int]) -> int:
+    """The least deadwood after one discard of ``hand`` plus one more card of ``rank`` (held two or
+    three times) where the new card is in a set of that rank: over the ways of using the hand's
+    other sets, the best single removal from the run-only tables of what is left.  The same for
+    whichever card of the rank comes, since the set takes it: all the rank's cards, or (with
+    three held) three of the four, the new card and two of the old, one old card staying."""
+    rd = RUN_DEADWOOD
+    dl = DISCARD_DELTA
+    held = hand & (RANK_MATES[rank] | (1 << rank))
+    if held.bit_count() == 3:
+        y = held & (held - 1)
+        back: tuple[int, ...] = (0, held ^ y, y & -y, y & (y - 1))
+    else:
+        back = (0,)
+    best = 1 << 20
+    for removed in ways:
+        if removed & held:  # this rank's own set of three: the same as the way without it
+            continue
+        left = hand & ~removed & ~held
+        for x in back:
+            rest = left | x
+            a, b, c, d = rest & 0x1FFF, rest >> 13 & 0x1FFF, rest >> 26 & 0x1FFF, rest >> 39
+            la, lb, lc, ld = dl[a], dl[b], dl[c], dl[d]
+            low = la if la < lb else lb
+            if lc < low:
+                low = lc
+            if ld < low:
+                low = ld
+            v = rd[a] + rd[b] + rd[c] + rd[d] + low
+            if v < best:
+                best = v
+    return best
+
+
 def _card(a: Action) -> int:
     assert a.card is not None
     return int(a.card)
@@ -275,7 +459,7 @@ def evaluate(
     k = Knowledge.from_observation(observation)
     if params.memory >= 0 or not params.pickups:
         k.forget(params.memory, params.pickups)
-    ev = _Eval(k, params, obs_rng(seed, observation, "expert"))
+    ev = _Eval(k, params, lambda: obs_rng(seed, observation, "expert"))
     ev.mult = _multiplier(k, observation)
     ev.box = _box(k, observation, params)
     if ev.mult != 1.0 and not k.options.get("spades_double_boxes"):
@@ -575,7 +759,7 @@ class ExpertAgent(Agent):
             best = max(judged, key=lambda a: (a.kind == "gin", judged[a], a.id))
             if best != ev.best:
                 why = _plain_why(best, ev.notes.get(best, ""))
-        return Decision(best, why, {str(a): v for a, v in ev.values.items()})
+        return Decision(best, why, {action_text(a): v for a, v in ev.values.items()})
 
 
 def _plain_why(action: Action, note: Value) -> Value:

@@ -22,11 +22,13 @@ stock, holds it):
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from ..actions import ACTIONS, Action, action_id
 from ..cards import CARDS
 from ..melds import RUN_DEADWOOD
 from ..variants import Variant, find_variant, variant_names
@@ -41,6 +43,7 @@ __all__ = [
     "RUN_DEADWOOD",
     "VALUES",
     "Knowledge",
+    "action_text",
     "card_mask",
     "iter_cards",
     "obs_rng",
@@ -58,13 +61,33 @@ def card_mask(cards: Sequence[str]) -> int:
     return m
 
 
+def _byte_cards() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    return tuple(tuple(tuple(8 * k + i for i in range(8) if x >> i & 1) for x in range(256)) for k in range(7))
+
+
+_BYTE_CARDS: Final = _byte_cards()
+"""For each of the seven bytes of a card mask and each value of it: its cards, lowest first."""
+
+
 def iter_cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    """The cards of a mask, lowest first."""
+    if mask >> 56 or mask.bit_count() < 5:  # few cards: bit by bit is quicker
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(low.bit_length() - 1)
+            mask ^= low
+        return out
+    t0, t1, t2, t3, t4, t5, t6 = _BYTE_CARDS
+    return [
+        *t0[mask & 255],
+        *t1[mask >> 8 & 255],
+        *t2[mask >> 16 & 255],
+        *t3[mask >> 24 & 255],
+        *t4[mask >> 32 & 255],
+        *t5[mask >> 40 & 255],
+        *t6[mask >> 48],
+    ]
 
 
 def _rank_mates(c: int) -> int:
@@ -87,6 +110,50 @@ NEIGHBOURS: Final[tuple[tuple[int, int], ...]] = tuple((_neighbours(c, 1), _neig
 """For each card: its suit neighbours at distance 1 and at distance 2 (as masks)."""
 RELATED: Final[tuple[int, ...]] = tuple(RANK_MATES[c] | NEIGHBOURS[c][0] for c in range(52))
 """Cards that a card may form a meld with directly: a card unrelated to a hand joins none of its melds."""
+
+
+_AROUND: Final[tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]] = tuple(
+    (tuple(iter_cards(RANK_MATES[c])), tuple(iter_cards(NEIGHBOURS[c][0])), tuple(iter_cards(NEIGHBOURS[c][1])))
+    for c in range(52)
+)
+"""For each card, as card lists: its rank mates, its suit neighbours at distance 1 and at 2."""
+
+_PASS, _TAKE, _DRAW, _THROW, _OTHER = range(5)
+
+
+def _parse(text: str) -> tuple[int, int]:
+    """A history entry's action text: (what it does to the pile, the card thrown or -1)."""
+    kind, _, rest = text.partition(" ")
+    if kind == "pass":
+        return _PASS, -1
+    if kind == "take":
+        return _TAKE, -1
+    if kind == "draw":
+        return _DRAW, -1
+    if kind in ("discard", "knock", "gin") and rest:
+        return _THROW, CARD_INDEX[rest.split()[0]]
+    return _OTHER, -1
+
+
+def _parsed_actions() -> dict[str, tuple[int, int]]:
+    return {str(a): _parse(str(a)) for a in ACTIONS}
+
+
+_PARSED: Final = _parsed_actions()
+"""Every action's text (without melds) parsed once."""
+
+
+def _action_texts() -> tuple[str, ...]:
+    return tuple(str(a) for a in ACTIONS)
+
+
+_ACTION_TEXT: Final = _action_texts()
+
+
+def action_text(action: Action) -> str:
+    """``str(action)``, from a table for the actions without melds."""
+    i = action_id(action)  # -1 with melds
+    return _ACTION_TEXT[i] if i >= 0 else str(action)
 
 
 def _discard_delta() -> tuple[int, ...]:
@@ -135,7 +202,12 @@ def obs_variant(obs: Mapping[str, Any]) -> Variant | None:
     """The variant an observation names (its facts in :mod:`ginrummy.variants`), or ``None`` when
     it names none it knows."""
     name = obs.get("variant")
-    return find_variant(name) if name in variant_names() else None
+    return _variants().get(name) if isinstance(name, str) else None
+
+
+@functools.cache
+def _variants() -> dict[str, Variant]:
+    return {name: find_variant(name) for name in variant_names()}
 
 
 @dataclass
@@ -184,30 +256,34 @@ class Knowledge:
         pile: list[int] = [CARD_INDEX[upcard]] if upcard else []
         opp_discards = opp_passed = opp_took = my_discards = 0
         opp_draws = my_turns = 0
+        parsed = _PARSED
         for entry in history:
-            s = entry["seat"]
             text: str = entry["action"]
-            kind, _, rest = text.partition(" ")
-            mine = s == seat
-            if kind == "pass":
+            how = parsed.get(text)
+            if how is None:
+                how = _parse(text)
+            kind, c = how
+            if kind == _OTHER:
+                continue
+            mine = entry["seat"] == seat
+            if kind == _PASS:
                 if not mine and pile:
                     opp_passed |= 1 << pile[-1]
-            elif kind == "take":
+            elif kind == _TAKE:
                 if pile:
                     c = pile.pop()
                     if mine:
                         my_turns += 1
                     else:
                         opp_took |= 1 << c
-            elif kind == "draw":
+            elif kind == _DRAW:
                 if mine:
                     my_turns += 1
                 else:
                     opp_draws += 1
                     if pile:
                         opp_passed |= 1 << pile[-1]
-            elif kind in ("discard", "knock", "gin") and rest:
-                c = CARD_INDEX[rest.split()[0]]
+            else:  # a discard, a knock or a gin, with the card thrown
                 pile.append(c)
                 if mine:
                     my_discards |= 1 << c
@@ -286,18 +362,21 @@ class Knowledge:
             w[c] = 1.0
         # Discards and passed-over cards: their rank mates and close neighbours are less likely.
         for c in iter_cards(self.opp_discards):
-            _scale(w, RANK_MATES[c], 0.55)
-            _scale(w, NEIGHBOURS[c][0], 0.65)
-            _scale(w, NEIGHBOURS[c][1], 0.85)
+            mates, near, next_near = _AROUND[c]
+            _scale(w, mates, 0.55)
+            _scale(w, near, 0.65)
+            _scale(w, next_near, 0.85)
         for c in iter_cards(self.opp_passed & ~self.opp_discards):
-            _scale(w, RANK_MATES[c], 0.75)
-            _scale(w, NEIGHBOURS[c][0], 0.8)
-            _scale(w, NEIGHBOURS[c][1], 0.92)
+            mates, near, next_near = _AROUND[c]
+            _scale(w, mates, 0.75)
+            _scale(w, near, 0.8)
+            _scale(w, next_near, 0.92)
         # Cards taken (still held, or taken earlier): the cards melding with them are more likely.
         for c in iter_cards(self.opp_took | self.opp_known):
-            _scale(w, RANK_MATES[c], 1.8)
-            _scale(w, NEIGHBOURS[c][0], 1.8)
-            _scale(w, NEIGHBOURS[c][1], 1.3)
+            mates, near, next_near = _AROUND[c]
+            _scale(w, mates, 1.8)
+            _scale(w, near, 1.8)
+            _scale(w, next_near, 1.3)
         total = sum(w[c] for c in cards)
         scale = self.opp_hidden / total
         for c in cards:
@@ -323,10 +402,7 @@ class Knowledge:
         return 1.0 - miss
 
 
-def _scale(w: list[float], mask: int, f: float) -> None:
-    while mask:
-        low = mask & -mask
-        i = low.bit_length() - 1
+def _scale(w: list[float], cards: tuple[int, ...], f: float) -> None:
+    for i in cards:
         if w[i]:
             w[i] *= f
-        mask ^= low
