@@ -85,3 +85,25 @@ def test_masks_refuse_a_seat_that_does_not_exist() -> None:
     s = State.new("classic")
     with pytest.raises(IllegalAction, match="no seat 2"):
         s.observation_masks(2)
+
+
+@pytest.mark.parametrize("variant", sorted(SEATS))
+def test_observe_arrays_fast_path_equals_the_observer(variant: str) -> None:
+    """The environments' hot path (``observe_arrays``: a table hand in play written straight from
+    the state) gives the observer's arrays byte for byte, for every seat at every step, the hands'
+    ends included."""
+    from ginrummy.observe import Observer, observe_arrays
+
+    for game in range(4):
+        rng = random.Random(game)
+        st = State.new(variant, undo=False)
+        for hand in range(2):
+            if st.is_terminal:
+                break
+            st.deal(seed=100 * game + hand)
+            while True:
+                for seat in range(st.num_seats):
+                    assert observe_arrays(st, seat) == Observer(st, seat).arrays()
+                if st.is_hand_over:
+                    break
+                st.apply(rng.choice(st.legal_actions()))

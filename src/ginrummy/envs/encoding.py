@@ -43,6 +43,7 @@ from ..observe import (
     Observation,
     arrays_of,
     masks_of,
+    observe_arrays,
 )
 
 if TYPE_CHECKING:
@@ -123,4 +124,6 @@ def encode_state(state: State, seat: int) -> dict[str, npt.NDArray[Any]]:
     """:func:`encode` of ``state.observation(seat)``, written from the seat's knowledge
     (:meth:`~ginrummy.engine.State.observation_masks`, the seat's observer) without building the
     dict (several times faster: the environments' hot path)."""
-    return _wrap(arrays_of(state.observation_masks(seat)))
+    if type(seat) is not int or not 0 <= seat < state.num_seats:
+        return _wrap(arrays_of(state.observation_masks(seat)))  # which refuses a bad seat, naming it
+    return _wrap(observe_arrays(state, seat))

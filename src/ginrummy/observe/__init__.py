@@ -31,7 +31,7 @@ card taken from the discard pile, the spread at a showdown, the cards counted do
 from __future__ import annotations
 
 from .arrays import NUM_PLANES, NUM_SCALARS, OBS_SIZE, PLANES, SCALARS, arrays_of, masks_of
-from .observer import Observer, observe, observe_masks, public_history
+from .observer import Observer, observe, observe_arrays, observe_masks, public_history
 from .schema import HistoryEntry, MaskObservation, Observation, ObservedState, Roles
 
 __all__ = [
@@ -49,6 +49,7 @@ __all__ = [
     "arrays_of",
     "masks_of",
     "observe",
+    "observe_arrays",
     "observe_masks",
     "public_history",
 ]

@@ -83,36 +83,42 @@ def arrays_of(m: MaskObservation) -> tuple[bytearray, bytearray]:
     """The observation vector (:data:`PLANES` then :data:`SCALARS`, little-endian float32) and the
     action mask (one byte an action id, 1 where legal) of a seat's knowledge, as new bytearrays
     (the caller's to keep: NumPy wraps them without a copy)."""
-    seat = m.seat
-    target = m.target if m.target > 1 else 1
-    totals = m.totals
+    return arrays_from(*m)
+
+
+def arrays_from(
+    seat: int, hand_number: int, phase: str, to_act: bool, legal_ids: tuple[int, ...], own_cards: int, held: int,
+    top: int, pile: int, known: int, unseen: int, stock_size: int, knock_limit: int, deadwood_of: int | None,
+    dealer: int | None, roles: tuple[int, int, int] | None, totals: tuple[int, ...], target_points: int,
+    above_joker_max: int, joker_next_chance: float | None, draws: int,
+) -> tuple[bytearray, bytearray]:  # fmt: skip
+    """:func:`arrays_of` of the fields of a :class:`MaskObservation`, in their order (the
+    observer's hot path calls it without making the tuple)."""
+    target = target_points if target_points > 1 else 1
     own = totals[seat] / target
     if len(totals) == 2:
         other: float = totals[1 - seat] / target
     else:
         others = [t for i, t in enumerate(totals) if i != seat]
         other = max(others) / target if others else 0.0
-    roles = m.roles
-    deadwood = (m.deadwood or 0) / 100
+    deadwood = (deadwood_of or 0) / 100
     scalars = _PACK_SCALARS(
-        *_PHASE_ONE_HOT.get(m.phase, _PHASE_ONE_HOT["over"]),
-        1.0 if m.to_act else 0.0,
-        m.stock_size / 53,
-        m.knock_limit / 10,
+        *_PHASE_ONE_HOT.get(phase, _PHASE_ONE_HOT["over"]),
+        1.0 if to_act else 0.0,
+        stock_size / 53,
+        knock_limit / 10,
         deadwood if deadwood < 2.0 else 2.0,
-        m.own.bit_count() / 11,
-        1.0 if m.dealer == seat else 0.0,
+        own_cards.bit_count() / 11,
+        1.0 if dealer == seat else 0.0,
         *(_NO_ROLE if not roles else (roles[0] == seat, roles[1] == seat, roles[2] == seat)),
         own if own < 2.0 else 2.0,
         other if other < 2.0 else 2.0,
-        m.above_joker_max / 43,
-        m.joker_next_chance or 0.0,
-        m.draws / 43 if m.draws < 43 else 1.0,
-        m.hand_number / 100 if m.hand_number < 100 else 1.0,
+        above_joker_max / 43,
+        joker_next_chance or 0.0,
+        draws / 43 if draws < 43 else 1.0,
+        hand_number / 100 if hand_number < 100 else 1.0,
     )
     chunk, tops, no_top = _tables()
-    top = m.top
-    held, pile, known, unseen = m.held, m.pile, m.known, m.unseen
     vector = bytearray(
         b"".join(
         [
@@ -125,7 +131,7 @@ def arrays_of(m: MaskObservation) -> tuple[bytearray, bytearray]:
         ])
     )  # fmt: skip
     legal = bytearray(_NO_ACTIONS)
-    for i in m.legal:
+    for i in legal_ids:
         legal[i] = 1
     return vector, legal
 

@@ -12,10 +12,10 @@ from ..actions import ACTIONS, Action
 from ..cards import CARDS, JOKER, Card
 from ..melds import best_arrangement, min_deadwood
 from ..options import Options
-from .arrays import arrays_of
+from .arrays import arrays_from, arrays_of
 from .schema import HistoryEntry, MaskObservation, Observation, ObservedState
 
-__all__ = ["Observer", "observe", "observe_masks", "public_history"]
+__all__ = ["Observer", "observe", "observe_arrays", "observe_masks", "public_history"]
 
 # ---------------------------------------------------------------------- cards and actions as text
 _ALL: Final = (1 << 52) - 1
@@ -46,6 +46,10 @@ def _cs(mask: int) -> list[str]:
 
 def _texts(cards: Sequence[Card]) -> list[str]:
     return [_CARD_STR[c] for c in cards]
+
+
+_BITS: Final = tuple(1 << c for c in range(53))
+_bit = _BITS.__getitem__
 
 
 def _mask(cards: Sequence[Card]) -> int:
@@ -307,3 +311,38 @@ def observe(state: ObservedState, seat: int) -> Observation:
 def observe_masks(state: ObservedState, seat: int) -> MaskObservation:
     """``seat``'s knowledge of ``state`` as masks and numbers (see :class:`MaskObservation`)."""
     return Observer(state, seat).masks()
+
+
+def observe_arrays(state: ObservedState, seat: int) -> tuple[bytearray, bytearray]:
+    """``Observer(state, seat).arrays()``: the RL environments' hot path.  A table game's hand in
+    play (the common case) is written straight from the state, the same knowledge as
+    :meth:`Observer.masks` without making the :class:`MaskObservation`; anything else goes through
+    the observer."""
+    st = state
+    v = st.facts
+    if v.solo or not st.logs or st.is_hand_over:
+        return Observer(st, seat).arrays()
+    to_act = st.current_player == seat
+    hands = st.hands
+    active = st.active_seats
+    own = hands[seat] if seat in active else 0
+    held = own
+    roles: tuple[int, int, int] | None = None
+    if v.roles:
+        box, captain = st.hand_dealer, st.hand_nondealer
+        roles = (box, captain, 3 - box - captain)
+        if seat == roles[2]:
+            held = hands[captain]  # rule 2.2: the sitter sees the captain's hand
+    pile_cards = st.pile
+    pile = sum(map(_bit, pile_cards))  # distinct cards: the sum is their mask
+    known = 0
+    for i in active:
+        if i != seat:
+            known |= st.known[i]
+    known &= ~held
+    return arrays_from(
+        seat, st.hand_number, str(st.phase), to_act, st.legal_action_ids() if to_act else (), own, held,
+        int(pile_cards[-1]) if pile_cards else -1, pile, known, _ALL & ~(held | pile | known), len(st.stock),
+        st.knock_limit, _deadwood(own) if own else None, st.hand_dealer, roles, tuple(st.totals),
+        int(getattr(st.options, v.target_option, 100) or 100), 0, None, 0,
+    )  # fmt: skip
