@@ -56,6 +56,14 @@ def plain(text: str) -> str:
     return text
 
 
+def shown(where: str, text: str) -> str:
+    """``text`` a person reads (what a test's own stream caught, as plain mode's output): audited in
+    the pseudo-locale run, and given back as :func:`plain` of it."""
+    if active():
+        AUDIT.text(where, text)
+    return plain(text)
+
+
 # ------------------------------------------------------------------------------------ the switch
 def switch_language(i18n: Any) -> None:
     """Make ``xx`` the default language of this process: what is spoken when nothing is chosen
@@ -108,6 +116,11 @@ KNOWN: list[tuple[str, str]] = [
         "stats' heading per variant, commands/stats.py:52 (texts)",
     ),
     (r"no such thing", "tests/test_cli.py test_the_guard: the test's own exception text (data)"),
+    (r"\^p palette", "Textual's own command palette in the footer (docs/translating.md, Still in English)"),
+    (
+        r"\b(classic|oklahoma|hollywood|three|solitaire|gin-solitaire) (—|·) ",
+        "the variant's name beside its title: tui/start.py:81, the game screen's title tui/game.py:92 (layout)",
+    ),
 ]
 
 _WORD = re.compile(r"[A-Za-z]{2,}")
@@ -125,6 +138,7 @@ _OTHER_LANGUAGE = re.compile(r"[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318fāčēģ�
 # Words that are data wherever they appear: the program's name, the languages' names in themselves.
 DATA_WORDS = frozenset(
     {"ginrummy", "English", "stdin"}  # stdin: the file name of standard input (commands/replay.py:56, verify.py:41)
+    | {"esc", "ctrl", "shift", "tab", "enter", "space", "F1"}  # keys, as the keyboard names them
     | {"Ann", "Anna", "Bob", "Eve", "Lee", "Zoë", "Zo", "xeb"}  # names the tests give players
 )
 

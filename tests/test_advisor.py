@@ -24,6 +24,7 @@ from ginrummy.agents.reasons import Value
 from ginrummy.engine import State
 from ginrummy.melds import is_meld, min_deadwood
 from ginrummy.words import reason_text
+from pseudo_audit import plain
 
 CARD = r"([2-9TJQKA][cdhs])"
 
@@ -74,7 +75,7 @@ def check_sentence(
     reason: Value, obs: Mapping[str, Any], legal: Sequence[Action], values: Mapping[Action, float]
 ) -> list[str]:
     """The kinds of claim made by ``reason`` (in English); asserts that each one is true of the position."""
-    why = reason_text(reason)
+    why = plain(reason_text(reason))
     f = _facts(obs)
     hand = f["hand"]
     knocks = [a for a in legal if a.kind == "knock"]
@@ -225,7 +226,7 @@ def test_the_level_explanations_are_true() -> None:
 
 def _check_level(reason: Value, obs: Mapping[str, Any], legal: Sequence[Action], values: Mapping[Action, float]) -> str:
     """A level's sentence: the expert's, or for a misjudged choice the action and its noted facts."""
-    why = reason_text(reason)
+    why = plain(reason_text(reason))
     f = _facts(obs)
     m: re.Match[str] | None
     if m := re.fullmatch(rf"Discard {CARD}: deadwood (\d+)(?:, \d+% chance it melds for the opponent)?\.", why):
@@ -271,8 +272,8 @@ def test_at_the_wall_playing_on_is_not_called_playing_on() -> None:
     # The last discard before a void hand: not knocking ends the hand, it does not play on.
     obs, legal = _wall_position(want_knock=False)
     adv = advise(obs, legal, "classic")
-    assert "playing on" not in reason_text(adv.why)
-    assert "void" in reason_text(adv.why)
+    assert "playing on" not in plain(reason_text(adv.why))
+    assert "void" in plain(reason_text(adv.why))
     assert "void-better" in check_sentence(adv.why, obs, legal, dict(adv.ranked))
 
 
@@ -309,7 +310,7 @@ def test_a_discarded_card_is_not_called_passed() -> None:
     adv = advise(obs, legal, "classic")
     assert adv.best == Action.parse("discard Kd")
     assert "opp-discarded" in check_sentence(adv.why, obs, legal, dict(adv.ranked))
-    assert "passed on" not in reason_text(adv.why)
+    assert "passed on" not in plain(reason_text(adv.why))
 
 
 def test_the_solitaire_fallback_sentences_are_true() -> None:
@@ -331,7 +332,7 @@ def test_the_solitaire_fallback_sentences_are_true() -> None:
                 adv = _greedy_solo(obs, list(legal))
                 hand = card_mask(obs["hand"])
                 unseen = [CARD_INDEX[c] for c in obs.get("unseen") or []]
-                why = reason_text(adv.why)
+                why = plain(reason_text(adv.why))
                 if m := re.fullmatch(rf"Discard {CARD}: keeps deadwood (\d+) with (\d+) outs\.", why):
                     kept = hand & ~(1 << CARD_INDEX[m[1]])
                     d = min_deadwood(kept)

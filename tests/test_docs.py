@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import ginrummy
+from ginrummy import i18n
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -27,7 +28,8 @@ def _modules() -> list[str]:
 @pytest.mark.parametrize("name", _modules())
 def test_module_doctests(name: str) -> None:
     module = importlib.import_module(name)
-    result = doctest.testmod(module, optionflags=FLAGS)
+    with i18n.using("en"):  # the examples are written in English (also in the pseudo-locale run)
+        result = doctest.testmod(module, optionflags=FLAGS)
     assert result.failed == 0, f"{result.failed} doctest(s) failed in {name}"
 
 
@@ -44,10 +46,12 @@ def test_page_sessions(page: Path, index: int, code: str) -> None:
     """A ``>>>`` block of a page is a doctest (the fence ends its last expected output)."""
     test = doctest.DocTestParser().get_doctest(code, {}, f"{page.name}[python block {index}]", str(page), 0)
     runner = doctest.DocTestRunner(optionflags=FLAGS)
-    runner.run(test)
+    with i18n.using("en"):  # the examples are written in English (also in the pseudo-locale run)
+        runner.run(test)
     assert runner.summarize(verbose=False).failed == 0
 
 
+@pytest.mark.english("the pages' programs print the library's values with their own English words")
 @pytest.mark.parametrize(("page", "index", "code"), PROGRAMS, ids=[f"{p.name}-{i}" for p, i, _ in PROGRAMS])
 def test_page_programs_run(page: Path, index: int, code: str, capsys: pytest.CaptureFixture[str]) -> None:
     exec(compile(code, f"{page.name}[python block {index}]", "exec"), {"__name__": "__docs__"})

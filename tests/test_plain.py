@@ -14,7 +14,7 @@ from ginrummy.cli import main
 from ginrummy.plain import PlainGame, make_session, public_record, score_lines
 from ginrummy.session import Session
 from ginrummy.store import Store
-from pseudo_audit import plain
+from pseudo_audit import plain, shown
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_tui import choose  # the same quick policy
@@ -62,7 +62,7 @@ def run_plain(session: Session, store: Store | None, lines: list[str], **kw: Any
     out = io.StringIO()
     game = PlainGame(session, store, "g1", inp=Script(session, lines, **kw), out=out)
     assert game.run() == 0
-    return plain(out.getvalue()), game
+    return shown("plain mode", out.getvalue()), game
 
 
 def test_bad_inputs_get_one_line_errors_and_change_nothing(tmp_path: Path) -> None:
@@ -225,7 +225,7 @@ def test_the_wall_is_called_the_wall_not_draw() -> None:
     s = make_session("classic", seats=["human", "human"], deal_seed=4)
     out = io.StringIO()
     assert PlainGame(s, None, "g1", inp=_DrawAndDiscard(s), out=out).run() == 0
-    text = plain(out.getvalue())
+    text = shown("plain mode", out.getvalue())
     assert s.state.results[-1].result == "draw", text[-500:]
     assert "Hand 1 is over (the wall)." in text
     assert "(draw)" not in text

@@ -13,6 +13,7 @@ from ginrummy.errors import StoreError
 from ginrummy.plain import PlainGame
 from ginrummy.session import HUMAN, Session, make_session
 from ginrummy.store import Store
+from pseudo_audit import shown
 
 KNOCKER = "7c 7d 7s 4h 5h 6h As Ad 2s 3c"  # melds 7c7d7s and 4h5h6h, deadwood 7
 DEFENDER = "7h 8h Qd Js 9c Jd Qs 5d 2h Kh"  # 7h and 8h chain on 4h5h6h
@@ -30,7 +31,7 @@ def table_deck(nondealer: str, dealer: str, upcard: str, stock_top: str) -> list
 def run(session: Session, text: str, store: Store | None = None) -> str:
     out = io.StringIO()
     assert PlainGame(session, store, "g1", inp=io.StringIO(text), out=out, analyse=False).run() == 0
-    return out.getvalue()
+    return shown("plain mode", out.getvalue())
 
 
 def test_a_new_game_shows_the_cut() -> None:
