@@ -9,7 +9,9 @@ in the pseudo-locale ``xx`` (the whole message inside ``⟦…⟧``)."""
 from __future__ import annotations
 
 import re
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,9 +21,11 @@ from ginrummy.actions import Action
 from ginrummy.cards import Card, CardSet, parse_cards
 from ginrummy.engine import State
 from ginrummy.errors import GinRummyError
+from ginrummy.names import clean_name, distinct_name
 from ginrummy.options import options_for
 from ginrummy.record import check, parse_records, replay
 from ginrummy.session import HUMAN, make_session
+from ginrummy.store import DB_NAME, Store
 
 # Words that are data in every language: record fields, command and format names, units, the card
 # notation's letters.  A case adds the words its own data brings in (an option's name, a value).
@@ -52,6 +56,7 @@ VARIANT_WORDS = {"classic", "oklahoma", "hollywood", "three", "solitaire", "gin"
 
 
 def ascii_words(text: str) -> set[str]:
+    text = re.sub(r"/\S+", "", text)  # file paths are data
     return set(re.findall(r"(?<![\w.-])[A-Za-z]{2,}(?!\w)", text))
 
 
@@ -102,6 +107,23 @@ def wrong_turn() -> None:
     session = make_session("classic", seats=[HUMAN, HUMAN], deal_seed=1)
     session.start_hand()
     session.act(1 - (session.state.current_player or 0), "draw")
+
+
+def store_of(content: bytes | None) -> None:
+    """A Store opened on a data directory whose database file holds ``content`` (None: a folder)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / DB_NAME
+        if content is None:
+            path.mkdir()
+        else:
+            path.write_bytes(content)
+        Store(folder)
+
+
+def analysed(variant: str) -> None:
+    from ginrummy.analysis import analyse_record
+
+    analyse_record(record(variant=variant))
 
 
 # (what is refused, allowed data words) -- each case is seeded or fully explicit
@@ -164,6 +186,14 @@ CASES: dict[str, tuple[Callable[[], Any], set[str]]] = {
     "deck too short": (lambda: State.new("classic").deal(["7h", "8h"]), set()),
     "not this seat's turn": (wrong_turn, set()),
     "unknown variant of a session": (lambda: make_session("canasta"), {"canasta"}),
+    "database not SQLite": (lambda: store_of(b"not a database at all" * 10), {"play", "new", "database", "SQLite"}),
+    "database a folder": (lambda: store_of(None), set()),
+    "name not text": (lambda: clean_name(7), set()),  # type: ignore[arg-type]
+    "name too long": (lambda: clean_name("x" * 100), set()),
+    "name with a control character": (lambda: clean_name("Ann\x07"), {"U"}),
+    "name marks you": (lambda: clean_name("Ann (you)"), {"you"}),
+    "name taken": (lambda: distinct_name("Ann", ["ann", "Bob"], 1), {"Ann"}),
+    "analysis of a table game": (lambda: analysed("classic"), set()),
     "record nested": (lambda: parse_records("[" * 100000), set()),
 }
 
@@ -177,7 +207,8 @@ def test_a_refusal_is_worded_in_the_language_in_effect(case: str, lang: str) -> 
         message = str(raised(make))
     assert "\n" not in message and message.strip() == message
     assert message != english
-    assert words_left(message, english, allowed) == set(), f"{lang}: English left in {message!r}"
+    left = words_left(message, english, allowed)
+    assert left == set(), f"{lang}: English {sorted(left)} left in {message!r}"
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -189,6 +220,7 @@ def test_the_pseudo_locale_wraps_the_whole_message(case: str) -> None:
     assert message.count(i18n.PSEUDO_OPEN) == message.count(i18n.PSEUDO_CLOSE)
 
 
+@pytest.mark.english
 def test_english_is_unchanged() -> None:
     """The English wording scripts and tests read is what it was."""
     assert str(raised(lambda: options_for("classic", {"gin_bonus": "lots"}))) == (

@@ -227,10 +227,14 @@ def analyse_record(
     from .record import replay
 
     if not isinstance(record, Mapping):
-        raise RecordError("record: a record is a JSON object")
+        raise RecordError(_("record: a record is a JSON object"))
     variant = record.get("variant")
     if variant not in solo_variants():
-        raise RecordError(f"variant: analysis covers the solitaires ({', '.join(solo_variants())}), not {variant!r}")
+        raise RecordError(
+            _("variant: analysis covers the solitaires ({variants}), not {variant}").format(
+                variants=", ".join(solo_variants()), variant=repr(variant)
+            )
+        )
     replay(record)  # validates the whole record first (clear errors)
     state = State.new(str(variant), record.get("options") or {}, record.get("players"))
     rules = SoloRules.of(str(variant), state.options.to_dict(), objective)

@@ -46,8 +46,9 @@ from .actions import NUM_ACTIONS, Action
 from .engine import State
 from .envs.encoding import OBS_SIZE, encode_state
 from .errors import RecordError
+from .i18n import _
 from .options import SolitaireOptions
-from .record import replay
+from .record import json_reason, replay
 from .variants import find_variant
 
 __all__ = ["Decisions", "decisions", "load_records"]
@@ -91,15 +92,21 @@ def load_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except OSError as exc:
-        raise RecordError(f"records: cannot read {os.fspath(path)}: {exc.strerror}") from None
+        raise RecordError(
+            _("records: cannot read {path}: {reason}").format(path=os.fspath(path), reason=exc.strerror)
+        ) from None
     except UnicodeDecodeError:
-        raise RecordError(f"records: {os.fspath(path)} is not UTF-8 text") from None
+        raise RecordError(_("records: {path} is not UTF-8 text").format(path=os.fspath(path))) from None
     stripped = text.strip()
     if stripped.startswith("[") or (stripped.startswith("{") and "\n{" not in stripped):
         try:
             whole = json.loads(stripped)
         except json.JSONDecodeError as exc:
-            raise RecordError(f"records: {os.fspath(path)} is not JSON ({exc.msg} at line {exc.lineno})") from None
+            raise RecordError(
+                _("records: {path} is not JSON ({reason} at line {line})").format(
+                    path=os.fspath(path), reason=json_reason(exc.msg), line=exc.lineno
+                )
+            ) from None
         return list(whole) if isinstance(whole, list) else [whole]
     out = []
     for n, line in enumerate(text.splitlines(), 1):
@@ -108,7 +115,11 @@ def load_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
         try:
             out.append(json.loads(line))
         except json.JSONDecodeError as exc:
-            raise RecordError(f"records: line {n} of {os.fspath(path)} is not JSON ({exc.msg})") from None
+            raise RecordError(
+                _("records: line {n} of {path} is not JSON ({reason})").format(
+                    n=n, path=os.fspath(path), reason=json_reason(exc.msg)
+                )
+            ) from None
     return out
 
 
@@ -136,7 +147,9 @@ def decisions(
 ) -> Decisions:
     """Replay ``records`` and return every decision (of the seats named in ``players``, when given)."""
     if outcome not in ("hand", "game"):
-        raise RecordError(f"outcome must be 'hand' or 'game', got {outcome!r}")
+        raise RecordError(
+            _("outcome must be {hand} or {game}, got {value}").format(hand="'hand'", game="'game'", value=repr(outcome))
+        )
     wanted = set(players) if players is not None else None
     obs: list[npt.NDArray[np.float32]] = []
     masks: list[npt.NDArray[np.int8]] = []
@@ -150,7 +163,7 @@ def decisions(
         try:
             final = replay(record)  # validates the whole record first, naming what is wrong
         except RecordError as exc:
-            raise RecordError(f"record {g}: {exc}") from None
+            raise RecordError(_("record {record}: {text}").format(record=g, text=exc)) from None
         game_outcome = _outcome(final, final.final_totals(), final.winner) if outcome == "game" else None
         st = State.new(final.variant, final.options, final.players)
         for h, hand in enumerate(record.get("hands", [])):

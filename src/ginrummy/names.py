@@ -30,6 +30,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from .errors import GinRummyError
+from .i18n import N_, _, ngettext
 
 __all__ = ["MAX_NAME_LENGTH", "BadName", "clean_name", "distinct_name", "name_key", "safe_display_name"]
 
@@ -37,9 +38,11 @@ MAX_NAME_LENGTH = 24
 
 # Unicode general categories a name may not contain: control, format (bidi overrides, zero-width
 # joiners, soft hyphens...), surrogates, private use, unassigned, line and paragraph separators.
-_REFUSED = {"Cc": "a control character", "Cf": "an invisible or formatting character", "Cs": "a lone surrogate"}
-_REFUSED.update({"Co": "a private-use character", "Cn": "an unassigned character"})
-_REFUSED.update({"Zl": "a line separator", "Zp": "a paragraph separator"})
+_REFUSED = {"Cc": N_("a control character"), "Cf": N_("an invisible or formatting character")}
+_REFUSED.update(
+    {"Cs": N_("a lone surrogate"), "Co": N_("a private-use character"), "Cn": N_("an unassigned character")}
+)
+_REFUSED.update({"Zl": N_("a line separator"), "Zp": N_("a paragraph separator")})
 # Characters that draw nothing although Unicode files them as letters or marks.
 _INVISIBLE = {"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800", "\u034f"}
 _YOU = re.compile(r"\(\s*you\s*\)", re.IGNORECASE)
@@ -53,26 +56,34 @@ class BadName(GinRummyError, ValueError):
 def clean_name(text: str, *, max_length: int = MAX_NAME_LENGTH) -> str:
     """``text`` as a name (normalised), or :class:`BadName` saying what is wrong with it."""
     if not isinstance(text, str):
-        raise BadName("a name must be text")
+        raise BadName(_("a name must be text"))
     for ch in text:
         if 0xD800 <= ord(ch) <= 0xDFFF:  # before normalising: NFC would keep it, encoders choke on it
-            raise BadName(f"a name may not contain U+{ord(ch):04X} (a lone surrogate)")
+            raise BadName(
+                _("a name may not contain {code} ({what})").format(code=f"U+{ord(ch):04X}", what=_("a lone surrogate"))
+            )
     name = _SPACES.sub(" ", unicodedata.normalize("NFC", text)).strip()
     if not name:
-        raise BadName("a name must have at least one visible character")
+        raise BadName(_("a name must have at least one visible character"))
     for ch in name:
         category = unicodedata.category(ch)
-        what = _REFUSED.get(category) or ("an invisible character" if ch in _INVISIBLE else None)
+        what = _REFUSED.get(category) or (N_("an invisible character") if ch in _INVISIBLE else None)
         if what is not None:
-            raise BadName(f"a name may not contain U+{ord(ch):04X} ({what})")
+            raise BadName(_("a name may not contain {code} ({what})").format(code=f"U+{ord(ch):04X}", what=_(what)))
     if not any(unicodedata.category(ch)[0] in "LNPS" for ch in name):
-        raise BadName("a name must have at least one visible character")
+        raise BadName(_("a name must have at least one visible character"))
     if unicodedata.category(name[0]).startswith("M"):
-        raise BadName("a name may not begin with a combining mark")
+        raise BadName(_("a name may not begin with a combining mark"))
     if len(name) > max_length:
-        raise BadName(f"a name may have at most {max_length} characters, this one has {len(name)}")
+        raise BadName(
+            ngettext(
+                "a name may have at most {most} characters, this one has {n}",
+                "a name may have at most {most} characters, this one has {n}",
+                len(name),
+            ).format(most=max_length, n=len(name))
+        )
     if _YOU.search(name):
-        raise BadName("a name may not contain '(you)': the app marks your own seat with it")
+        raise BadName(_("a name may not contain {mark}: the app marks your own seat with it").format(mark="'(you)'"))
     return name
 
 
@@ -86,7 +97,7 @@ def distinct_name(name: str, names: Sequence[str], seat: int) -> str:
     key = name_key(name)
     for i, other in enumerate(names):
         if i != seat and name_key(other) == key:
-            raise BadName(f"the name {name!r} is taken at this table: choose another")
+            raise BadName(_("the name {name} is taken at this table: choose another").format(name=repr(name)))
     return name
 
 

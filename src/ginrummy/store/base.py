@@ -15,6 +15,7 @@ from types import TracebackType
 from typing import Any, Self
 
 from ..errors import StoreError
+from ..i18n import _
 
 DB_NAME = "ginrummy.sqlite3"
 SCHEMA_VERSION = 1
@@ -118,6 +119,17 @@ def default_data_dir() -> Path:
     return Path(user_data_dir("ginrummy", appauthor=False))
 
 
+_NEW_DATABASE = "ginrummy play --new-database"
+_COMMANDS = {"option": "--data-dir", "stats": "ginrummy stats", "export": "ginrummy export"}
+
+
+def _damaged(path: Path, detail: object) -> str:
+    return _(
+        "the database {path} is damaged ({detail}); it was left untouched. Start a new database ({command}) to "
+        "move it aside."
+    ).format(path=path, detail=detail, command=_NEW_DATABASE)
+
+
 def new_game_id() -> str:
     """A new game id: sortable by time, unique (``20250101-120000-3fa2c1``)."""
     return time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + "-" + secrets.token_hex(3)
@@ -160,7 +172,9 @@ class _Base:
         try:
             self.data_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StoreError(f"cannot create the data directory {self.data_dir}: {exc.strerror}") from None
+            raise StoreError(
+                _("cannot create the data directory {path}: {reason}").format(path=self.data_dir, reason=exc.strerror)
+            ) from None
         self._check_file()
         self._init_schema()
 
@@ -197,7 +211,9 @@ class _Base:
             for src, dst in reversed(moved):  # all or nothing: put back what was moved
                 with contextlib.suppress(OSError):
                     os.replace(dst, src)
-            raise StoreError(f"cannot move the database {path} aside: {exc.strerror}") from None
+            raise StoreError(
+                _("cannot move the database {path} aside: {reason}").format(path=path, reason=exc.strerror)
+            ) from None
         return cls(directory, front_end=front_end)
 
     # -- read-only directories --------------------------------------------------------------------
@@ -207,15 +223,17 @@ class _Base:
     @staticmethod
     def _unwritable_at(directory: Path) -> str | None:
         """Why games cannot be saved in ``directory`` (read-only directory or database file), or None."""
-        advice = (
-            "games cannot be saved there. Give a writable directory with --data-dir; "
-            "ginrummy stats and ginrummy export can still read it."
-        )
         path = directory / DB_NAME
         if directory.is_dir() and not os.access(directory, os.W_OK | os.X_OK):
-            return f"the data directory {directory} is read-only: {advice}"
+            return _(
+                "the data directory {path} is read-only: games cannot be saved there. Give a writable directory "
+                "with {option}; {stats} and {export} can still read it."
+            ).format(path=directory, **_COMMANDS)
         if path.is_file() and not os.access(path, os.W_OK):
-            return f"the database {path} is read-only: {advice}"
+            return _(
+                "the database {path} is read-only: games cannot be saved there. Give a writable directory "
+                "with {option}; {stats} and {export} can still read it."
+            ).format(path=path, **_COMMANDS)
         return None
 
     # -- opening and checking ---------------------------------------------------------------------
@@ -225,7 +243,7 @@ class _Base:
         if not p.exists():
             return
         if p.is_dir():
-            raise StoreError(f"{p} is a directory, not a ginrummy database")
+            raise StoreError(_("{path} is a directory, not a ginrummy database").format(path=p))
         # Only SQLite opens the file while it may be in use: closing any other descriptor of it
         # would drop every POSIX lock this process holds on it (another Store's connections), and
         # another process could then delete the WAL under them.  Its header is read only once
@@ -234,35 +252,37 @@ class _Base:
         try:
             if [r[0] for r in rows] != ["ok"]:
                 detail = "; ".join(str(r[0]) for r in rows[:3])
-                raise StoreError(
-                    f"the database {p} is damaged ({detail}); it was left untouched. "
-                    "Start a new database (ginrummy play --new-database) to move it aside."
-                )
+                raise StoreError(_damaged(p, detail))
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             self._tables = tables
             if not tables:
                 return
             if "meta" not in tables:
                 raise StoreError(
-                    f"{p} is an SQLite database of another program (tables: {', '.join(sorted(tables))}); "
-                    "it was left untouched. Start a new database (ginrummy play --new-database) to move it aside."
+                    _(
+                        "{path} is an SQLite database of another program (tables: {tables}); it was left "
+                        "untouched. Start a new database ({command}) to move it aside."
+                    ).format(path=p, tables=", ".join(sorted(tables)), command=_NEW_DATABASE)
                 )
             meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
             if meta.get("app") != APP_ID:
-                raise StoreError(f"{p} is an SQLite database of another program; it was left untouched.")
+                raise StoreError(
+                    _("{path} is an SQLite database of another program; it was left untouched.").format(path=p)
+                )
             version = int(meta.get("schema_version", "0"))
             if version > SCHEMA_VERSION:
                 raise StoreError(
-                    f"{p} was written by a newer ginrummy (schema {version}, this one reads {SCHEMA_VERSION}); "
-                    "it was left untouched. Upgrade ginrummy."
+                    _(
+                        "{path} was written by a newer ginrummy (schema {version}, this one reads {readable}); "
+                        "it was left untouched. Upgrade ginrummy."
+                    ).format(path=p, version=version, readable=SCHEMA_VERSION)
                 )
         except sqlite3.DatabaseError as exc:
-            raise StoreError(
-                f"the database {p} is damaged ({exc}); it was left untouched. "
-                "Start a new database (ginrummy play --new-database) to move it aside."
-            ) from None
+            raise StoreError(_damaged(p, exc)) from None
         except ValueError:
-            raise StoreError(f"the database {p} has a bad schema version; it was left untouched.") from None
+            raise StoreError(
+                _("the database {path} has a bad schema version; it was left untouched.").format(path=p)
+            ) from None
         finally:
             conn.close()
 
@@ -295,21 +315,22 @@ class _Base:
                 self._uri = f"{uri}?{query}"
             return conn, rows
         if isinstance(last, sqlite3.OperationalError) and "unable to open" in str(last):
-            raise StoreError(f"cannot open the database {p}: {last}")
+            raise StoreError(_("cannot open the database {path}: {error}").format(path=p, error=last))
         try:
             with open(p, "rb") as f:
                 head = f.read(len(_SQLITE_HEADER))
         except OSError as exc:
-            raise StoreError(f"cannot read the database {p}: {exc.strerror}") from None
+            raise StoreError(
+                _("cannot read the database {path}: {reason}").format(path=p, reason=exc.strerror)
+            ) from None
         if head != _SQLITE_HEADER:
             raise StoreError(
-                f"{p} is not a ginrummy database (not an SQLite file); it was left untouched. "
-                "Move it away, or start a new database (ginrummy play --new-database)."
+                _(
+                    "{path} is not a ginrummy database (not an SQLite file); it was left untouched. "
+                    "Move it away, or start a new database ({command})."
+                ).format(path=p, command=_NEW_DATABASE)
             )
-        raise StoreError(
-            f"the database {p} is damaged ({last}); it was left untouched. "
-            "Start a new database (ginrummy play --new-database) to move it aside."
-        )
+        raise StoreError(_damaged(p, last))
 
     def _connect(self) -> sqlite3.Connection:
         """A new connection (``check_same_thread=False`` only so that a finalizer running in another
@@ -320,13 +341,13 @@ class _Base:
             else:
                 conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as exc:
-            raise StoreError(f"cannot open the database {self.path}: {exc}") from None
+            raise StoreError(_("cannot open the database {path}: {error}").format(path=self.path, error=exc)) from None
         try:
             conn.execute("PRAGMA busy_timeout = 30000")
             conn.execute("PRAGMA synchronous = FULL")
         except sqlite3.Error as exc:
             conn.close()
-            raise StoreError(f"cannot open the database {self.path}: {exc}") from None
+            raise StoreError(_("cannot open the database {path}: {error}").format(path=self.path, error=exc)) from None
         return conn
 
     def _connection(self) -> sqlite3.Connection:
@@ -368,7 +389,7 @@ class _Base:
         end or rolled back if the body raises.  After an SQLite error the connection is closed (which
         also discards any transaction left open) and the next call opens a new one."""
         if write and self.read_only:
-            raise StoreError(f"the database {self.path} was opened read-only: nothing can be saved")
+            raise StoreError(_("the database {path} was opened read-only: nothing can be saved").format(path=self.path))
         conn = self._connection()
         try:
             conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
@@ -380,7 +401,7 @@ class _Base:
                     conn.execute("ROLLBACK")
         except sqlite3.Error as exc:
             self._drop_connection()
-            raise StoreError(f"database error in {self.path}: {exc}") from None
+            raise StoreError(_("database error in {path}: {error}").format(path=self.path, error=exc)) from None
 
     def _init_schema(self) -> None:
         conn = self._connection()
@@ -403,10 +424,14 @@ class _Base:
             self._drop_connection()
             if "readonly" in str(exc):
                 raise StoreError(
-                    f"the database {self.path} is read-only ({exc}): games cannot be saved there. Give a writable "
-                    "directory with --data-dir; ginrummy stats and ginrummy export can still read it."
+                    _(
+                        "the database {path} is read-only ({error}): games cannot be saved there. Give a writable "
+                        "directory with {option}; {stats} and {export} can still read it."
+                    ).format(path=self.path, error=exc, **_COMMANDS)
                 ) from None
-            raise StoreError(f"cannot set up the database {self.path}: {exc}") from None
+            raise StoreError(
+                _("cannot set up the database {path}: {error}").format(path=self.path, error=exc)
+            ) from None
 
     def _has(self, table: str) -> bool:
         """Whether ``table`` can be read: always in a writable Store (it made its schema); in a

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..i18n import _
 from .values import _BadValue, _integer, _json, _json_list, _json_object, _number, _text, _when
 
 __all__ = ["FinishedGame"]
@@ -57,7 +58,7 @@ def _finished(r: tuple[Any, ...]) -> FinishedGame:
     if not isinstance(hand_points, list) or not all(
         isinstance(p, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in p) for p in hand_points
     ):
-        raise _BadValue("hand_points is not a list of lists of integers")
+        raise _BadValue(_("{name} is not a list of lists of integers").format(name="hand_points"))
     accuracy = r[14]
     if accuracy is not None:
         accuracy = _number(accuracy, "accuracy")

@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GinRummyError, StoreError
+from ..i18n import _
 from .history import _History
 from .locks import _other_holder
 from .values import _BadValue, _integer, _json_list, _report, _text, _when
@@ -49,7 +50,9 @@ class Store(_History):
         now = time.time()
         with self._tx(write=True) as c:
             if c.execute("SELECT 1 FROM finished WHERE id = ?", (game_id,)).fetchone() is not None:
-                raise StoreError(f"game {game_id} is over and filed in your history: it cannot be played on")
+                raise StoreError(
+                    _("game {id} is over and filed in your history: it cannot be played on").format(id=game_id)
+                )
             self._claim(c, game_id)
             c.execute(
                 """INSERT INTO games (id, variant, players, seats, created_at, updated_at, hand_number, totals, session)
@@ -102,7 +105,7 @@ class Store(_History):
         try:
             return Session.from_json(json.loads(row[0]))
         except (GinRummyError, ValueError, KeyError, TypeError) as exc:
-            raise StoreError(f"saved game {game_id} cannot be resumed: {exc}") from None
+            raise StoreError(_("saved game {id} cannot be resumed: {error}").format(id=game_id, error=exc)) from None
 
     # -- one game, one process --------------------------------------------------------------------
     def open_game(self, game_id: str) -> Session | None:
@@ -124,7 +127,7 @@ class Store(_History):
             return Session.from_json(json.loads(row[0]))
         except (GinRummyError, ValueError, KeyError, TypeError, RecursionError) as exc:
             self.release_game(game_id)
-            raise StoreError(f"saved game {game_id} cannot be resumed: {exc}") from None
+            raise StoreError(_("saved game {id} cannot be resumed: {error}").format(id=game_id, error=exc)) from None
 
     def saved_games(self, problems: list[str] | None = None) -> list[SavedGame]:
         """Unfinished games, the most recently played first, each with ``open_in`` saying where
@@ -163,7 +166,12 @@ class Store(_History):
                     )
                 )
             except _BadValue as exc:
-                _report(problems, f"saved game {r[0]!r} (row {r[7]} of the games table) is damaged: {exc}; skipped")
+                _report(
+                    problems,
+                    _("saved game {id} (row {row} of the games table) is damaged: {error}; skipped").format(
+                        id=repr(r[0]), row=r[7], error=exc
+                    ),
+                )
         return out
 
     def delete_game(self, game_id: str) -> None:

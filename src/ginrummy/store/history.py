@@ -6,6 +6,7 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
+from ..i18n import _
 from .finished import FinishedGame, _finished
 from .locks import _Locks
 from .stats import opponent_of, variant_stats
@@ -89,7 +90,12 @@ class _History(_Locks):
                 if watched or not g.watched:
                     out.append(g)
             except _BadValue as exc:
-                _report(problems, f"finished game {r[0]!r} (row {r[16]} of the history) is damaged: {exc}; skipped")
+                _report(
+                    problems,
+                    _("finished game {id} (row {row} of the history) is damaged: {error}; skipped").format(
+                        id=repr(r[0]), row=r[16], error=exc
+                    ),
+                )
         return out
 
     def stats(

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import StoreError
+from ..i18n import N_, _
 from .base import _Base
 from .values import _log
 
@@ -115,9 +116,18 @@ class GameLock:
 
     def where(self) -> str:
         """``play --plain (process 1234 on this computer) since 2026-01-02 14:05``."""
-        place = "on this computer" if self.here else f"on {self.host}"
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.since))
-        return f"{self.front_end} (process {self.pid} {place}) since {when}"
+        name = _(self.front_end) if self.front_end == _SOME_PROGRAM else self.front_end
+        if self.here:
+            return _("{program} (process {pid} on this computer) since {when}").format(
+                program=name, pid=self.pid, when=when
+            )
+        return _("{program} (process {pid} on {host}) since {when}").format(
+            program=name, pid=self.pid, host=self.host, when=when
+        )
+
+
+_SOME_PROGRAM = N_("a ginrummy program")  # the front end of a Store that names none
 
 
 class GameInUse(StoreError):
@@ -126,8 +136,10 @@ class GameInUse(StoreError):
     def __init__(self, lock: GameLock) -> None:
         self.lock = lock
         super().__init__(
-            f"game {lock.game_id} is open in {lock.where()}; a game is played in one place at a time: "
-            "finish or quit it there, or choose another game"
+            _(
+                "game {id} is open in {where}; a game is played in one place at a time: finish or quit it there, "
+                "or choose another game"
+            ).format(id=lock.game_id, where=lock.where())
         )
 
 

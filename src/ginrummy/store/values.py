@@ -8,6 +8,8 @@ import logging
 from datetime import UTC, datetime
 from typing import Any
 
+from ..i18n import _
+
 _log = logging.getLogger("ginrummy.store")
 
 
@@ -24,42 +26,42 @@ def _report(problems: list[str] | None, text: str) -> None:
 
 def _text(value: Any, name: str) -> str:
     if not isinstance(value, str):
-        raise _BadValue(f"{name} is not text")
+        raise _BadValue(_("{name} is not text").format(name=name))
     return value
 
 
 def _integer(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _BadValue(f"{name} is not an integer")
+        raise _BadValue(_("{name} is not an integer").format(name=name))
     return value
 
 
 def _number(value: Any, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise _BadValue(f"{name} is not a number")
+        raise _BadValue(_("{name} is not a number").format(name=name))
     return float(value)
 
 
 def _json(value: Any, name: str) -> Any:
     if not isinstance(value, (str, bytes)):
-        raise _BadValue(f"{name} is not JSON text")
+        raise _BadValue(_("{name} is not JSON text").format(name=name))
     try:
         return json.loads(value)
     except (ValueError, RecursionError) as exc:
-        raise _BadValue(f"{name} is not valid JSON ({exc})") from None
+        raise _BadValue(_("{name} is not valid JSON ({error})").format(name=name, error=exc)) from None
 
 
 def _json_list(value: Any, name: str, kind: type) -> list[Any]:
     data = _json(value, name)
     if not isinstance(data, list) or not all(isinstance(x, kind) and not isinstance(x, bool) for x in data):
-        raise _BadValue(f"{name} is not a list of {kind.__name__}")
+        raise _BadValue(_("{name} is not a list of {kind}").format(name=name, kind=kind.__name__))
     return data
 
 
 def _json_object(value: Any, name: str) -> dict[str, Any]:
     data = _json(value, name)
     if not isinstance(data, dict):
-        raise _BadValue(f"{name} is not a JSON object")
+        raise _BadValue(_("{name} is not a JSON object").format(name=name))
     return data
 
 
@@ -72,4 +74,4 @@ def _when(value: Any, name: str) -> str:
     try:
         return _iso(_number(value, name))
     except (OverflowError, ValueError, OSError):
-        raise _BadValue(f"{name} is not a time") from None
+        raise _BadValue(_("{name} is not a time").format(name=name)) from None
