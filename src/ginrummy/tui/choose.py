@@ -45,6 +45,8 @@ class SpreadScreen(ModalScreen[int | None]):
     """Which melds to spread with ``action``: dismissed with the index chosen, or None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Play nothing"))]
+    # Below 100 columns the list takes the whole width: a way to spread, with its deadwood, is one line.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 (Textual declares it)
 
     def __init__(self, action: str, choices: Sequence[Arrangement], palette: str = "normal") -> None:
         super().__init__()

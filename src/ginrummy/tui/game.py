@@ -89,7 +89,7 @@ class GameScreen(TableScreen):
 
     def on_mount(self) -> None:
         s = self.session
-        self.title = f"ginrummy · {s.state.variant}"
+        self.title = s.state.variant  # the header has room for the totals of three players at 80 columns
         for button in self.query("#actions Button"):
             button.can_focus = False  # keys drive play; focus moving off hidden buttons would churn the footer
         log = self.query_one("#log", RichLog)
@@ -456,6 +456,11 @@ class GameScreen(TableScreen):
         self.update_view()
 
     def action_scores(self) -> None:
+        """Show or hide the score sheet: beside the table on a wide terminal; on a narrow one it
+        takes the table's place (beside it, the table would be squeezed to 44 columns) until c again."""
+        if self.query_one("#scores").has_class("narrow"):
+            self.set_class(not self.has_class("-sheet"), "-sheet")
+            return
         sheet = self.query_one("#scores")
         sheet.display = not sheet.display
 

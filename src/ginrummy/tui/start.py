@@ -50,8 +50,10 @@ class StartScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+n", "start", N_("Start game"), priority=True),
         Binding("ctrl+r", "resume", N_("Resume newest"), priority=True),
-        Binding("ctrl+t", "stats", N_("Statistics"), priority=True),
-        Binding("ctrl+y", "replays", N_("Replay a game"), priority=True),
+        # Not in the footer (it cannot hold them all at 80 columns in Latvian): their buttons, always
+        # in view, name their keys.
+        Binding("ctrl+t", "stats", N_("Statistics"), show=False, priority=True),
+        Binding("ctrl+y", "replays", N_("Replay a game"), show=False, priority=True),
         Binding("ctrl+d", "delete_saved", N_("Delete saved game"), show=False),
         Binding("ctrl+l", "language", N_("Language"), show=False, priority=True),
         Binding("f1", "help", N_("Keys")),
@@ -95,12 +97,14 @@ class StartScreen(Screen[None]):
                 yield Checkbox(_("Four-colour deck"), host(self).four_colour, id="four-colour", compact=True)
                 yield Checkbox(_("Large cards"), host(self).large, id="large", compact=True)
                 yield Checkbox(_("High contrast"), host(self).high_contrast, id="high-contrast", compact=True)
-            with Horizontal(id="start-buttons"):
-                yield Button(_("Start game (ctrl+n)"), id="start-game", variant="primary")
-                yield Button(_("Statistics (ctrl+t)"), id="open-stats")
-                yield Button(_("Replays (ctrl+y)"), id="open-replays")
-                yield Button(_("Keys (F1)"), id="keys")
-                yield Button(_("Quit (ctrl+q)"), id="quit")
+        # Below the scrolled choices, always in view: on a small terminal a long list of saved games
+        # or the open rules options would push them out of sight (the footer cannot name them all).
+        with Horizontal(id="start-buttons"):
+            yield Button(_("Start game (ctrl+n)"), id="start-game", variant="primary")
+            yield Button(_("Statistics (ctrl+t)"), id="open-stats")
+            yield Button(_("Replays (ctrl+y)"), id="open-replays")
+            yield Button(_("Keys (F1)"), id="keys")
+            yield Button(_("Quit (ctrl+q)"), id="quit")
         yield Footer()
 
     async def on_mount(self) -> None:

@@ -24,6 +24,12 @@ from .widgets import HandView, PileView, ScoreSheet, TableView, palette_name
 __all__ = ["TableScreen"]
 
 
+def show_log_now(log: RichLog) -> bool:
+    """Whether the log is meant to be shown (it is hidden while a hand's result takes its place;
+    the class ``squeezed`` hides it only for want of room)."""
+    return log.styles.inline.display != "none"
+
+
 class TableScreen(Screen[None]):
     """The table: the hand, the piles, the opponents, the score sheet, the fairness commitments."""
 
@@ -255,9 +261,11 @@ class TableScreen(Screen[None]):
         w = self.query_one("#result", Static)
         log = self.query_one("#log", RichLog)
         over = bool(obs.get("result")) and self.session.state.is_hand_over
-        show_log = not over and not self.has_class("short")  # the hand's explanation takes the log's place
+        show_log = not over  # the hand's explanation takes the log's place
         if log.display != show_log:
             log.display = show_log
+        if show_log and self.has_class("short"):
+            self.call_after_refresh(self._fit_log)
         if not over:
             w.display = False
             return
@@ -267,6 +275,27 @@ class TableScreen(Screen[None]):
         if shown != self._result_shown:  # a hand just ended: bring its scoring into view
             self._result_shown = shown
             self.call_after_refresh(w.scroll_visible, animate=False)
+
+    def _fit_log(self) -> None:
+        """On a small terminal the log takes the rows the table leaves free (at most six, none
+        when fewer than three are free): the hand and the buttons are never pushed below the fold
+        by it, and the cut and the computers' moves stay in view when there is room."""
+        table = self.query_one("#table")
+        log = self.query_one("#log", RichLog)
+        if not self.has_class("short") or not show_log_now(log) or not table.size.height:
+            return
+        used = 0
+        for child in table.children:
+            if child is log or not child.display:
+                continue
+            margin = child.styles.margin
+            used += child.outer_size.height + margin.top + margin.bottom
+        room = min(6, table.scrollable_content_region.height - used)
+        fits = room >= 3
+        if log.has_class("squeezed") == fits:
+            log.set_class(not fits, "squeezed")
+        if fits and (log.styles.height is None or log.styles.height.value != room):
+            log.styles.height = room
 
     def refresh_display(self) -> None:
         self.update_view()
