@@ -46,6 +46,7 @@ class TableScreen(Screen[None]):
         self.hinted: str | None = None
         self.message = ""
         self._result_shown: tuple[int, bool] | None = None
+        self._scroll_tries = 0  # looks left to bring a hand's result into view
         self._sheet_key: tuple[Any, ...] = ()
         self.analysis_lines: list[str] = []
         self.recent: list[str] = []  # the computers' moves since the person's last one
@@ -274,7 +275,22 @@ class TableScreen(Screen[None]):
         shown = (obs["hand_number"], self.session.state.is_terminal)
         if shown != self._result_shown:  # a hand just ended: bring its scoring into view
             self._result_shown = shown
-            self.call_after_refresh(w.scroll_visible, animate=False)
+            self._scroll_tries = 4
+            self.call_after_refresh(self._scroll_to_result)
+
+    def _scroll_to_result(self) -> None:
+        """Scroll the table to the hand's result, again after the next refresh while the table's
+        layout still moves it out of view (the log folding away, the captain's box appearing): at
+        80x24 the last scoring line must end in view, not one row short of it."""
+        w = self.query_one("#result", Static)
+        table = self.query_one("#table")
+        if not w.display or self._scroll_tries <= 0:
+            return
+        self._scroll_tries -= 1
+        if w.region.height and table.region.contains_region(w.region):
+            return
+        w.scroll_visible(animate=False, immediate=True)
+        self.call_after_refresh(self._scroll_to_result)
 
     def _fit_log(self) -> None:
         """On a small terminal the log takes the rows the table leaves free (at most six, none
