@@ -116,6 +116,13 @@ KNOWN: list[tuple[str, str]] = [
         "stats' heading per variant, commands/stats.py:52 (texts)",
     ),
     (r"no such thing", "tests/test_cli.py test_the_guard: the test's own exception text (data)"),
+    (r"is damaged|it was left untouched|move it aside|is read-only: games cannot be saved", "store/ errors (errs)"),
+    (r"\berror: unrecognized arguments", "argparse's own words"),
+    (
+        r"^\s*\d+(\.\d+)*\.? [A-Z]",
+        "the rule book's text on the page in xx: docs/rules.md, translated whole as rules.{ko,lv}.md (a document)",
+    ),
+    (r"^[a-z_]+ {3,}\S", "the start screen's options table: option names and values (docs: not translated)"),
     (r"\^p palette", "Textual's own command palette in the footer (docs/translating.md, Still in English)"),
     (
         r"\b(classic|oklahoma|hollywood|three|solitaire|gin-solitaire) (—|·) ",
@@ -139,7 +146,8 @@ _OTHER_LANGUAGE = re.compile(r"[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318fāčēģ�
 DATA_WORDS = frozenset(
     {"ginrummy", "English", "stdin"}  # stdin: the file name of standard input (commands/replay.py:56, verify.py:41)
     | {"esc", "ctrl", "shift", "tab", "enter", "space", "F1"}  # keys, as the keyboard names them
-    | {"Ann", "Anna", "Bob", "Eve", "Lee", "Zoë", "Zo", "xeb"}  # names the tests give players
+    | {"Ann", "Anna", "Bob", "Eve", "Lee", "Zoë", "Zo", "xeb", "Bo", "Ada", "Bea", "Cy", "Tui", "test", "latviešu"}
+    # (names the tests give players, the languages' names in themselves)
 )
 
 
@@ -169,7 +177,7 @@ def bare(line: str, inside: int = 0) -> tuple[str, int]:
 
 
 # A screen's columns: the borders and rules that separate widgets side by side.
-_COLUMNS = re.compile(r"[│┃║▏▕|]")
+_COLUMNS = re.compile(r"[│┃║▏▕]")  # (not "|": the engine's lines put it between melds)
 
 
 def _columns(text: str) -> list[str]:

@@ -84,6 +84,7 @@ def test_snapshot_classic_mid_hand(speak: None, size: str, tmp_path: Path, reque
     assert snap_compare(make_app(tmp_path, "classic", deal_seed=5), terminal_size=SIZES[size], run_before=before)
 
 
+@pytest.mark.english("switches from English to Korean and Latvian: checks the choice of language")
 def test_the_start_screen_switches_the_language_and_remembers_it(tmp_path: Path) -> None:
     """ctrl+l on the start screen: the next language at once (the screen made again in it, its
     footer too), saved in the data directory's settings as --lang saves it."""
