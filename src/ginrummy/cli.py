@@ -223,15 +223,17 @@ def _settings_folder(argv: Sequence[str]) -> Path:
     return Path(data_dir).expanduser() if data_dir else default_data_dir()
 
 
-def _remember_language(argv: Sequence[str]) -> None:
-    """Remember ``--lang`` (a real language) in the data directory's settings, once argparse has
-    accepted the command line (a refused command line changes no file); a setting that cannot be
-    saved is not an error."""
+def _remember_language(argv: Sequence[str], saved_at_start: str | None) -> None:
+    """Remember ``--lang`` (a real language) in the data directory's settings, once the command
+    has succeeded (a refused command line or a failed command changes no file); not over a
+    language the command saved itself meanwhile (the terminal app's ``ctrl+l``, the person's
+    later choice); a setting that cannot be saved is not an error."""
     wanted = _option(argv, "--lang")
     folder = _settings_folder(argv)
     if wanted in i18n.LANGUAGES:
         with contextlib.suppress(OSError):
-            if i18n.saved_language(folder) != wanted:
+            saved = i18n.saved_language(folder)
+            if saved == saved_at_start and saved != wanted:
                 i18n.save_language(folder, wanted)
 
 
@@ -302,21 +304,25 @@ def _log_dirs() -> list[Path]:
 
 def _main(argv: Sequence[str]) -> int:
     parser = build_parser()
+    saved = i18n.saved_language(_settings_folder(argv))
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
-        if exc.code in (0, None):  # --help, --version: the command line was accepted
-            _remember_language(argv)
+        if exc.code in (0, None):  # --help, --version: the command line was accepted and answered
+            _remember_language(argv, saved)
         raise
-    _remember_language(argv)
     command = args.command or "play"
     module = _module(command)
     if module is None:
         parser.print_help()
+        _remember_language(argv, saved)
         return 0
     if args.command is None:
         args = parser.parse_args([*argv, "play"])
-    return int(module.run(args) or 0)
+    status = int(module.run(args) or 0)
+    if status == 0:  # only a command that succeeded remembers its --lang (docs/translating.md)
+        _remember_language(argv, saved)
+    return status
 
 
 if __name__ == "__main__":
