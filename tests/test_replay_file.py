@@ -24,8 +24,8 @@ from test_record import random_game
 
 pytest.importorskip("textual")
 
-from ginrummy.tui.records import RecordListScreen, RecordsApp
-from ginrummy.tui.replay import ReplayScreen
+from ginrummy.tui.records import RecordsApp
+from ginrummy.tui.replay import HistoryScreen, RecordFileScreen, RecordListScreen, ReplayScreen
 
 VARIANTS = ["classic", "oklahoma", "hollywood", "three", "solitaire", "gin-solitaire"]
 
@@ -211,6 +211,49 @@ def test_a_long_record_is_shown_from_its_start() -> None:
     assert game.truncated and [s.text for s in game.steps] == [s.text for s in every[:10]]
     whole = replay_game(record, viewer=None, limit=len(every))
     assert not whole.truncated and len(whole.steps) == len(every)
+
+
+def test_the_finished_games_list_opens_a_record_file(tmp_path: Path) -> None:
+    """In the terminal app: o in the list of finished games asks for a path; a bad record is named
+    on one line and nothing opens; a good one opens in the viewer, Escape comes back to the list."""
+    from textual.widgets import Input, Static
+
+    from ginrummy.store import Store
+    from ginrummy.tui.app import GinRummyApp
+
+    good = record_of("gin-solitaire", 12)
+    (tmp_path / "good.json").write_text(dumps(good), encoding="utf-8")
+    bad = record_of("classic", 13)
+    bad["hands"][0]["actions"] = ["layoff As"]
+    (tmp_path / "bad.json").write_text(json.dumps(bad), encoding="utf-8")
+    store = Store(tmp_path / "data")
+
+    async def run() -> None:
+        app = GinRummyApp(store=store, computer_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("ctrl+y")
+            await wait_for(lambda: isinstance(app.screen, HistoryScreen))
+            await pilot.press("o")
+            await wait_for(lambda: isinstance(app.screen, RecordFileScreen))
+            asking = app.screen
+            path = asking.query_one("#record-path", Input)
+            path.value = str(tmp_path / "bad.json")
+            await pilot.press("enter")
+            error = asking.query_one("#record-error", Static)
+            await wait_for(lambda: "hands[0] (hand 1).actions[0]" in str(error.render()))
+            assert app.screen is asking and "\n" not in str(error.render()).strip()
+            path.value = str(tmp_path / "good.json")
+            await pilot.press("enter")
+            await wait_for(lambda: isinstance(app.screen, ReplayScreen))
+            viewer = app.screen
+            assert isinstance(viewer, ReplayScreen)
+            assert [s.text for s in viewer.steps] == [s.text for s in replay_steps(good, viewer=None)]
+            await pilot.press("pagedown", "end", "escape")
+            await wait_for(lambda: isinstance(app.screen, HistoryScreen))
+
+    asyncio.run(run())
+    store.close()
 
 
 # -- snapshots (pytest-textual-snapshot; `pytest --snapshot-update` rewrites them) ---------------

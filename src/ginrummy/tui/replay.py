@@ -1,9 +1,12 @@
 """Replaying finished games: the list of your finished games (newest first) and a viewer that steps
-through one, or through a game record read from a file (``ginrummy replay FILE --view``), forwards
-and back (the positions come from :func:`ginrummy.replays.replay_game`)."""
+through one, or through a game record read from a file, forwards and back (the positions come from
+:func:`ginrummy.replays.replay_game`).  A record file is opened with ``o`` in the list of finished
+games (:class:`RecordFileScreen`) or by ``ginrummy replay FILE --view``; it is checked whole
+first (:func:`check_records`), and a file of several records is listed (:class:`RecordListScreen`)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
@@ -12,20 +15,30 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
-from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Header, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..errors import GinRummyError
+from ..errors import GinRummyError, RecordError
 from ..i18n import N_, _, ngettext
+from ..record import load_records, replay, summary
 from ..replays import ReplayStep, replay_game
 from ..store import FinishedGame
 from ..words import clean_names, display_names
 from .common import host, put, speak_keys
 from .widgets import cards_text, palette_name
 
-__all__ = ["MAX_STEPS", "HistoryScreen", "ReplayScreen", "step_text"]
+__all__ = [
+    "MAX_STEPS",
+    "HistoryScreen",
+    "RecordFileScreen",
+    "RecordListScreen",
+    "ReplayScreen",
+    "check_records",
+    "record_line",
+    "step_text",
+]
 
 MAX_STEPS = 50_000
 """The positions the viewer makes at most (a record of hundreds of hands is shown from its start)."""
@@ -131,14 +144,140 @@ class ReplayScreen(Screen[None]):
         self.show()
 
 
-class HistoryScreen(Screen[None]):
-    """Your finished games, newest first; Enter replays the highlighted one."""
+def record_line(record: Mapping[str, Any], i: int, n: int) -> str:
+    """One record of a file, in words: which of how many, the variant, the players, the hands
+    and whether it is complete (the ``replay`` command's title)."""
+    state = replay(record)
+    out = summary(state)
+    players = display_names(clean_names(state.players))
+    hands = len(out["hands"])
+    if out["complete"]:
+        title = ngettext("{variant}: {players}; {n} hand, complete", "{variant}: {players}; {n} hands, complete", hands)
+    else:
+        title = ngettext(
+            "{variant}: {players}; {n} hand, stopped inside a hand (a saved game)",
+            "{variant}: {players}; {n} hands, stopped inside a hand (a saved game)",
+            hands,
+        )
+    totals = "–".join(str(t) for t in state.totals)
+    head = _("record {i} of {n}").format(i=i, n=n)
+    return f"{head} · {title.format(variant=state.variant, players=_(' v ').join(players), n=hands)} · {totals}"
 
+
+def check_records(records: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Every record replayed, the lines that name them (:func:`record_line`); the first fault
+    raises :class:`~ginrummy.errors.RecordError` naming the record (when there are several), its
+    field, hand and action."""
+    lines = []
+    for i, record in enumerate(records):
+        try:
+            lines.append(record_line(record, i + 1, len(records)))
+        except RecordError as exc:
+            if len(records) == 1:
+                raise
+            raise RecordError(_("records[{i}] (record {n}): {error}").format(i=i, n=i + 1, error=exc)) from None
+    return lines
+
+
+class RecordListScreen(Screen[None]):
+    """The records of a file; Enter steps through the highlighted one."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.pop_screen", N_("Back"))]
+
+    def __init__(
+        self, records: Sequence[Mapping[str, Any]], lines: Sequence[str], source: str, *, back: str | None = None
+    ) -> None:
+        """``back``: what Escape does, in words for the footer (default: back)."""
+        super().__init__()
+        speak_keys(self)
+        if back is not None:
+            keys = self._bindings.key_to_bindings
+            keys["escape"] = [replace(b, description=back) for b in keys["escape"]]
+        self.records = list(records)
+        self.lines = list(lines)
+        self.source = source
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll(id="history"):
+            yield Static("", id="history-info")
+            yield OptionList(*(Option(Text(line), id=str(i)) for i, line in enumerate(self.lines)), id="records")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = self.source
+        info = _("Choose a game and press Enter to step through it (← → a move, PgUp PgDn a hand).")
+        put(self.query_one("#history-info", Static), Text(info))
+        listing = self.query_one("#records", OptionList)
+        listing.highlighted = 0
+        listing.focus()
+
+    @on(OptionList.OptionSelected, "#records")
+    def chosen(self, event: OptionList.OptionSelected) -> None:
+        i = int(event.option.id or 0)
+        self.app.push_screen(ReplayScreen(self.records[i], viewer=None, title=self.lines[i]))
+
+
+class RecordFileScreen(ModalScreen[None]):
+    """Open a record file by its path: Enter checks it whole and opens the viewer on it (a list
+    first for several records); a bad one is named on one line here and nothing opens."""
+
+    DEFAULT_CSS = """
+    RecordFileScreen { align: center middle; }
+    #record-file { width: 76; height: auto; border: thick $accent; background: $surface; padding: 1 2; }
+    #record-file Static { height: auto; }
+    #record-error { color: $error; margin-top: 1; }
+    """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.pop_screen", N_("Back"))]
 
     def __init__(self) -> None:
         super().__init__()
         speak_keys(self)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="record-file"):
+            yield Static(_("A game record file (as ginrummy export writes them): type its path and press Enter."))
+            yield Input(placeholder=_("path of the record file"), id="record-path")
+            yield Static("", id="record-error")
+
+    def on_mount(self) -> None:
+        self.query_one("#record-path", Input).focus()
+
+    @on(Input.Submitted, "#record-path")
+    def submitted(self, event: Input.Submitted) -> None:
+        path = os.path.expanduser(event.value.strip())
+        error = self.query_one("#record-error", Static)
+        if not path:
+            error.update(Text(_("Type the path of a record file first.")))
+            return
+        try:
+            records = load_records(path)
+            lines = check_records(records)
+        except RecordError as exc:  # named on one line; nothing opens
+            error.update(Text(" ".join(f"{path}: {exc}".split())))
+            return
+        self.dismiss()
+        source = os.path.basename(path)
+        if len(records) == 1:
+            self.app.push_screen(ReplayScreen(records[0], viewer=None, title=f"{source} · {lines[0]}"))
+        else:
+            self.app.push_screen(RecordListScreen(records, lines, source))
+
+
+class HistoryScreen(Screen[None]):
+    """Your finished games, newest first; Enter replays the highlighted one."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.pop_screen", N_("Back")),
+        Binding("o", "open_record", N_("Open a record file")),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        speak_keys(self)
+
+    def action_open_record(self) -> None:
+        self.app.push_screen(RecordFileScreen())
 
     def compose(self) -> ComposeResult:
         yield Header()
