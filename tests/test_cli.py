@@ -116,6 +116,11 @@ def test_the_library_raises_record_error_naming_the_field() -> None:
         assert "\n" not in str(info.value)
 
 
+def test_python_dash_m_ginrummy_is_the_command_line() -> None:
+    proc = subprocess.run([sys.executable, "-m", "ginrummy", "--version"], capture_output=True, env=ENV, timeout=60)
+    assert proc.returncode == 0 and proc.stdout.decode().startswith("ginrummy "), proc.stderr
+
+
 @pytest.mark.parametrize("command", ["replay", "verify"])
 def test_invalid_utf8_on_stdin_under_a_utf8_locale(command: str) -> None:
     data = json.dumps(BASE).replace("Ann", "A\udcffnn", 1).encode("utf-8", "surrogateescape")

@@ -1,0 +1,8 @@
+"""``python -m ginrummy``: the same command line as the ``ginrummy`` script."""
+
+import sys
+
+from .cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())
