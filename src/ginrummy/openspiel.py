@@ -56,6 +56,7 @@ from typing import Any, Final
 import numpy as np
 import pyspiel
 
+from . import i18n
 from .actions import ACTIONS, NUM_ACTIONS, Action
 from .cards import CARDS, JOKER, Card
 from .engine import State
@@ -134,7 +135,7 @@ class GinRummyGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
         params = dict(params or {})
         max_moves = int(params.get("max_moves", MAX_MOVES))
         if max_moves < 1:
-            raise ValueError(f"max_moves must be at least 1, got {max_moves}")
+            raise ValueError(i18n._("{name} must be at least 1, got {value}").format(name="max_moves", value=max_moves))
         super().__init__(_GAME_TYPES[variant], _game_info(variant, max_moves), params)
         given = dict(self.get_parameters())
         given.pop("max_moves", None)
@@ -157,7 +158,7 @@ class GinRummyGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
         """The observer behind the observation (and, with perfect recall, information-state)
         strings and tensors."""
         if params:
-            raise ValueError(f"observation parameters are not supported; got {params}")
+            raise ValueError(i18n._("observation parameters are not supported; got {params}").format(params=params))
         if iig_obs_type is None:
             iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
         return GinRummyObserver(iig_obs_type, self.max_game_length())
@@ -465,7 +466,9 @@ class GinRummyObserver:
 
     def __init__(self, iig_obs_type: Any, max_length: int) -> None:
         if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
-            raise ValueError("only the single-player observation (public and own private information) is supported")
+            raise ValueError(
+                i18n._("only the single-player observation (public and own private information) is supported")
+            )
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
         self.history_length = max_length + 24 if self.perfect_recall else 0
         self.tensor = np.zeros(OBS_SIZE + self.history_length, np.float32)

@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .. import i18n
 from ..actions import Action
 from ..melds import best_discards, min_deadwood
 from .expert import TABLE_VARIANTS, evaluate
@@ -52,7 +53,7 @@ def advise(observation: Mapping[str, Any], legal: Sequence[Action], variant: str
     sitter's view in ``three``), choosing only among ``legal``."""
     legal = list(legal)
     if not legal:
-        raise ValueError("no legal action: nothing to advise")
+        raise ValueError(i18n._("no legal action: nothing to advise"))
     if variant in TABLE_VARIANTS:
         return _table(_captain_view(observation), legal)
     return _solitaire(observation, legal, variant)

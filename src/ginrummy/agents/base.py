@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import i18n
 from ..actions import Action
 from ..errors import GinRummyError
 from ..observe import Observation
@@ -79,11 +80,17 @@ def make_agent(name: str, variant: str, *, seed: int | None = None, **kwargs: An
     """A new agent ``name`` (``random``, ``greedy``, ``expert``, ``planner``...) for ``variant``."""
     _load_all()
     if name not in _REGISTRY:
-        raise GinRummyError(f"unknown agent {name!r}; agents are {', '.join(sorted(_REGISTRY))}")
+        raise GinRummyError(
+            i18n._("unknown agent {agent}; agents are {agents}").format(
+                agent=repr(name), agents=", ".join(sorted(_REGISTRY))
+            )
+        )
     factory, variants = _REGISTRY[name]
     if variant not in variants:
         raise GinRummyError(
-            f"agent {name!r} does not play {variant}; for {variant} choose {', '.join(available_agents(variant))}"
+            i18n._("agent {agent} does not play {variant}; for {variant} choose {agents}").format(
+                agent=repr(name), variant=variant, agents=", ".join(available_agents(variant))
+            )
         )
     if kwargs:
         params = inspect.signature(factory).parameters
@@ -92,15 +99,22 @@ def make_agent(name: str, variant: str, *, seed: int | None = None, **kwargs: An
             for key in kwargs:
                 if key not in known:
                     raise GinRummyError(
-                        f"agent {name!r} has no option {key!r}"
-                        + (f"; its options are {', '.join(known)}" if known else "; it takes no options")
+                        i18n._("agent {agent} has no option {option}; its options are {options}").format(
+                            agent=repr(name), option=repr(key), options=", ".join(known)
+                        )
+                        if known
+                        else i18n._("agent {agent} has no option {option}; it takes no options").format(
+                            agent=repr(name), option=repr(key)
+                        )
                     )
     try:
         return factory(variant, seed=seed, **kwargs)
     except (TypeError, ValueError, OverflowError) as exc:
         if not kwargs or isinstance(exc, GinRummyError):
             raise
-        raise GinRummyError(f"agent {name!r}: an option value is not valid ({exc})") from None
+        raise GinRummyError(
+            i18n._("agent {agent}: an option value is not valid ({error})").format(agent=repr(name), error=exc)
+        ) from None
 
 
 def _load_all() -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from .. import i18n
 from ..actions import Action
 from ..melds import min_deadwood
 from ..observe import Observation
@@ -40,7 +41,7 @@ class RandomAgent(Agent):
 
     def decide(self, observation: Observation, legal: Sequence[Action]) -> Decision:
         if not legal:
-            raise ValueError("no legal action to choose from")
+            raise ValueError(i18n._("no legal action to choose from"))
         rng = obs_rng(self.seed, observation, "random")
         return Decision(legal[rng.randrange(len(legal))], N_("A random legal action."))
 
@@ -63,7 +64,7 @@ def _discard_key(card: int, deadwood: int) -> tuple[int, int, int, int]:
 def greedy_choice(observation: Mapping[str, Any], legal: Sequence[Action]) -> Decision:
     """The greedy decision for any variant (also the advisor's fallback)."""
     if not legal:
-        raise ValueError("no legal action to choose from")
+        raise ValueError(i18n._("no legal action to choose from"))
     hand = card_mask(observation.get("hand") or [])
     kinds = {a.kind for a in legal}
     # Going out: big gin, then gin, then the lowest knock.

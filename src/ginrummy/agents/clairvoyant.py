@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .. import i18n
 from ..actions import Action
 from ..cards import JOKER
 from ..errors import GinRummyError
@@ -47,7 +48,7 @@ def _split_deck(rules: SoloRules, deck: Sequence[int]) -> tuple[list[int], list[
     dealt = cards[: rules.dealt]
     rest = cards[rules.dealt :]
     if JOKER in dealt:
-        raise GinRummyError("the joker was dealt: there is nothing to play (the deal is void or lost at once)")
+        raise GinRummyError(i18n._("the joker was dealt: there is nothing to play (the deal is void or lost at once)"))
     j = rest.index(JOKER) if JOKER in rest else len(rest)
     return dealt, [c for c in rest if c != JOKER], j
 
@@ -168,7 +169,9 @@ class ClairvoyantAgent(Agent):
         objective: str = "auto",
     ) -> None:
         if variant not in SOLO_VARIANTS:
-            raise GinRummyError(f"the clairvoyant plays the solitaires only, not {variant!r}")
+            raise GinRummyError(
+                i18n._("the clairvoyant plays the solitaires only, not {variant}").format(variant=repr(variant))
+            )
         super().__init__(variant, seed)
         self.state = state
         self.deck = None if deck is None else [_card_int(c) for c in deck]
@@ -180,8 +183,10 @@ class ClairvoyantAgent(Agent):
         if self.state is not None and self.state.logs:
             return [int(c) for c in self.state.logs[-1].deck]
         raise GinRummyError(
-            "the clairvoyant is an analysis tool that must be given the deal (state= or deck=); "
-            "it cannot play from an observation"
+            i18n._(
+                "the clairvoyant is an analysis tool that must be given the deal ({state} or {deck}); it cannot "
+                "play from an observation"
+            ).format(state="state=", deck="deck=")
         )
 
     def evaluate(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> list[tuple[Action, float]]:
@@ -194,11 +199,11 @@ class ClairvoyantAgent(Agent):
         drawn = hand.bit_count() + len(discards) - rules.dealt
         seen = sum(1 << c for c in dealt_cards) | sum(1 << c for c in order[:drawn])
         if hand & ~seen:
-            raise GinRummyError("the observation does not belong to the clairvoyant's deal")
+            raise GinRummyError(i18n._("the observation does not belong to the clairvoyant's deal"))
         rest = order[drawn:]
         above = joker_at - drawn  # real cards left above the joker
         if above < 0:
-            raise GinRummyError("the joker has already come: the hand is over")
+            raise GinRummyError(i18n._("the joker has already come: the hand is over"))
         out = []
         for a in legal:
             if a.kind in ("gin", "knock"):
@@ -217,7 +222,7 @@ class ClairvoyantAgent(Agent):
 
     def decide(self, observation: Observation, legal: Sequence[Action]) -> Decision:
         if not legal:
-            raise GinRummyError("no legal action to choose from")
+            raise GinRummyError(i18n._("no legal action to choose from"))
         ranked = self.evaluate(observation, legal)
         best, value = ranked[0]
         return Decision(

@@ -741,7 +741,11 @@ class ExpertAgent(Agent):
             self.params = dataclasses.replace(base, **fields) if fields else base
         except TypeError:
             bad = sorted(set(fields) - {f.name for f in dataclasses.fields(Params)})
-            raise GinRummyError(f"unknown expert option {', '.join(bad)}") from None
+            raise GinRummyError(
+                i18n.ngettext("unknown expert option {options}", "unknown expert options {options}", len(bad)).format(
+                    options=", ".join(bad)
+                )
+            ) from None
 
     def decide(self, observation: Observation, legal: Sequence[Action]) -> Decision:
         if len(legal) == 1:

@@ -19,7 +19,16 @@ from ..observe import Observation
 from .base import Agent, Decision, register
 from .reasons import N_, Reason, joined, move, ngettext
 from .solo_melds import _high_card, _keep_value, _melded, _near, gin_completions
-from .solo_rules import _CARD_INDEX, SOLO_VARIANTS, SoloRules, _count_after_first, _mask, _rules_for, hold_value
+from .solo_rules import (
+    _CARD_INDEX,
+    SOLO_VARIANTS,
+    SoloRules,
+    _count_after_first,
+    _mask,
+    _rules_for,
+    hold_value,
+    objective_error,
+)
 
 
 @dataclass
@@ -505,7 +514,9 @@ class PlannerAgent(Agent):
         depth: int = 2,
     ) -> None:
         if variant not in SOLO_VARIANTS:
-            raise GinRummyError(f"the planner plays the solitaires only, not {variant!r}")
+            raise GinRummyError(
+                i18n._("the planner plays the solitaires only, not {variant}").format(variant=repr(variant))
+            )
         super().__init__(variant, seed)
         self.rollouts = int(rollouts)
         self.time_budget = None if time_budget is None else float(time_budget)
@@ -514,11 +525,17 @@ class PlannerAgent(Agent):
         self.shortlist = int(shortlist)
         self.depth = int(depth)
         if self.depth not in (2, 3):
-            raise GinRummyError(f"depth must be 2 or 3, got {depth!r}")
+            raise GinRummyError(
+                i18n._("{option} must be 2 or 3, got {value}").format(option="depth", value=repr(depth))
+            )
         if self.rollouts < 1 or self.shortlist < 1:
-            raise GinRummyError("rollouts and shortlist must be at least 1")
+            raise GinRummyError(
+                i18n._("{rollouts} and {shortlist} must be at least 1").format(
+                    rollouts="rollouts", shortlist="shortlist"
+                )
+            )
         if objective not in ("auto", "win", "points"):
-            raise GinRummyError(f"objective must be auto, win or points, got {objective!r}")
+            raise GinRummyError(objective_error(objective))
 
     def evaluate(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> PlanReport:
         rules = _rules_for(self.variant, observation, self.objective)
@@ -540,7 +557,7 @@ class PlannerAgent(Agent):
 
     def decide(self, observation: Observation, legal: Sequence[Action]) -> Decision:
         if not legal:
-            raise GinRummyError("no legal action to choose from")
+            raise GinRummyError(i18n._("no legal action to choose from"))
         if len(legal) == 1:
             return Decision(legal[0], N_("The only legal action."))
         report = self.evaluate(observation, legal)

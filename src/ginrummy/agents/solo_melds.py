@@ -15,6 +15,7 @@ from functools import lru_cache
 from itertools import product
 from typing import Final
 
+from .. import i18n
 from ..cards import CARDS
 from ..errors import GinRummyError
 from ..melds import RUN_DEADWOOD, RUN_MELDED, _set_options, min_deadwood
@@ -251,7 +252,9 @@ def min_deadwood_of_ten(cards: int, k: int = 10) -> int:
     """
     n = cards.bit_count()
     if n < k:
-        raise GinRummyError(f"need at least {k} cards, got {n}")
+        raise GinRummyError(
+            i18n.ngettext("need at least {k} cards, got {n}", "need at least {k} cards, got {n}", n).format(k=k, n=n)
+        )
     if n == k:
         return min_deadwood(cards)
     best = _runs_min_k(cards, k)

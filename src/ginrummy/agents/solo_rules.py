@@ -8,11 +8,17 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Final
 
+from .. import i18n
 from ..cards import CARDS, Card
 from ..errors import GinRummyError
 from ..variants import find_variant, solo_variants
 
 SOLO_VARIANTS: Final = solo_variants()
+
+
+def objective_error(objective: object) -> str:
+    """The refusal of an objective that is not ``auto``, ``win`` or ``points``."""
+    return i18n._("{option} must be auto, win or points, got {value}").format(option="objective", value=repr(objective))
 
 
 # --- The rules as the planner needs them --------------------------------------------------------
@@ -43,13 +49,17 @@ class SoloRules:
         from ..options import options_for
 
         if variant not in SOLO_VARIANTS:
-            raise GinRummyError(f"not a solitaire variant: {variant!r} (expected one of {', '.join(SOLO_VARIANTS)})")
+            raise GinRummyError(
+                i18n._("not a solitaire variant: {variant} (expected one of {variants})").format(
+                    variant=repr(variant), variants=", ".join(SOLO_VARIANTS)
+                )
+            )
         o = options_for(variant, dict(options or {})).to_dict()
         scoring = str(o.get("scoring", "knock"))
         if objective == "auto":
             objective = "win" if scoring == "none" else "points"
         if objective not in ("win", "points"):
-            raise GinRummyError(f"objective must be auto, win or points, got {objective!r}")
+            raise GinRummyError(objective_error(objective))
         if scoring == "none":
             objective = "win"
         return cls(

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .. import i18n
 from ..variants import VARIANTS
 
 try:
@@ -41,7 +42,9 @@ try:
     import numpy as _numpy  # noqa: F401
 except ImportError as _exc:  # pragma: no cover - depends on the installation
     raise ImportError(
-        f"ginrummy.envs needs numpy, gymnasium and pettingzoo ({_exc}); install them with: pip install 'ginrummy[rl]'"
+        i18n._("{module} needs numpy, gymnasium and pettingzoo ({error}); install them with: {command}").format(
+            module="ginrummy.envs", error=_exc, command="pip install 'ginrummy[rl]'"
+        )
     ) from _exc
 
 if TYPE_CHECKING:
@@ -61,7 +64,11 @@ def make_aec(variant: str = "classic", **options: Any) -> GinRummyAEC:
     try:
         from .aec import GinRummyAEC
     except ImportError as exc:  # pragma: no cover - depends on the installation
-        raise ImportError(f"make_aec needs pettingzoo ({exc}); install it with: pip install 'ginrummy[rl]'") from exc
+        raise ImportError(
+            i18n._("{function} needs pettingzoo ({error}); install it with: {command}").format(
+                function="make_aec", error=exc, command="pip install 'ginrummy[rl]'"
+            )
+        ) from exc
     return GinRummyAEC(variant, **options)
 
 

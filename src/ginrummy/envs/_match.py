@@ -12,6 +12,7 @@ from gymnasium import spaces
 from ..actions import NUM_ACTIONS
 from ..engine import State
 from ..errors import GinRummyError, OptionError
+from ..i18n import _
 from ..variants import find_variant
 from .encoding import OBS_SIZE, observation_bounds
 
@@ -29,7 +30,11 @@ _SEED_BOUND: Final = 2**63
 
 def _check_choice(name: str, value: object, choices: Sequence[str]) -> None:
     if value not in choices:
-        raise OptionError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
+        raise OptionError(
+            _("{name} must be one of {choices}, got {value}").format(
+                name=name, choices=", ".join(map(repr, choices)), value=repr(value)
+            )
+        )
 
 
 def vector_template(
@@ -39,16 +44,25 @@ def vector_template(
     ``allowed``, ``num_envs`` at least 1, ``illegal_action`` known and the options valid (all
     :class:`OptionError`).  Returns a template game (its options validated) and ``num_envs``."""
     if variant not in allowed:
-        raise OptionError(f"no vectorised {what} {variant!r}: choose one of {', '.join(allowed)}")
+        message = (
+            _("no vectorised table game {variant}: choose one of {variants}")
+            if what == "table game"
+            else _("no vectorised solitaire for {variant}: choose one of {variants}")
+        )
+        raise OptionError(message.format(variant=repr(variant), variants=", ".join(allowed)))
     if int(num_envs) < 1:
-        raise OptionError(f"num_envs must be at least 1, got {num_envs!r}")
+        raise OptionError(_("{name} must be at least 1, got {value}").format(name="num_envs", value=repr(num_envs)))
     _check_choice("illegal_action", illegal_action, ("terminate", "raise"))
     return State.new(variant, options), int(num_envs)
 
 
 def check_render_mode(render_mode: str | None, modes: Sequence[str]) -> None:
     if render_mode is not None and render_mode not in modes:
-        raise OptionError(f"render_mode must be one of {', '.join(modes)}, got {render_mode!r}")
+        raise OptionError(
+            _("{name} must be one of {choices}, got {value}").format(
+                name="render_mode", choices=", ".join(modes), value=repr(render_mode)
+            )
+        )
 
 
 def observation_space() -> spaces.Dict:

@@ -20,6 +20,7 @@ from pettingzoo import AECEnv
 
 from ..actions import NUM_ACTIONS, Action
 from ..errors import OptionError
+from ..i18n import _
 from ..observe import Observation
 from ..variants import solo_variants, table_variants
 from ._match import Episode, Illegal, Match, Reward, check_render_mode, observation_space, render_text
@@ -61,9 +62,16 @@ class GinRummyAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc
     ) -> None:
         super().__init__()
         if variant not in AEC_VARIANTS:
-            hint = "; the solitaires are Gymnasium environments: make_gym()" if variant in solo_variants() else ""
+            message = (
+                _(
+                    "no PettingZoo environment for {variant}: choose one of {variants}; the solitaires are Gymnasium "
+                    "environments: {function}"
+                )
+                if variant in solo_variants()
+                else _("no PettingZoo environment for {variant}: choose one of {variants}")
+            )
             raise OptionError(
-                f"no PettingZoo environment for {variant!r}: choose one of {', '.join(AEC_VARIANTS)}{hint}"
+                message.format(variant=repr(variant), variants=", ".join(AEC_VARIANTS), function="make_gym()")
             )
         check_render_mode(render_mode, self.metadata["render_modes"])
         self.match = Match(
@@ -125,7 +133,9 @@ class GinRummyAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc
             self._was_dead_step(action)
             return
         if action is None:
-            raise ValueError(f"{agent} is to act: step() needs an action id, not None")
+            raise ValueError(
+                _("{agent} is to act: {function} needs an action id, not None").format(agent=agent, function="step()")
+            )
         self._cumulative_rewards[agent] = 0.0
         self.infos[agent] = {}
         rewards, over, info = self.match.step(int(action))

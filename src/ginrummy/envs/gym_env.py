@@ -17,6 +17,7 @@ from gymnasium import spaces
 
 from ..actions import NUM_ACTIONS, Action
 from ..errors import OptionError
+from ..i18n import _
 from ..observe import Observation
 from ..variants import solo_variants, table_variants
 from ._match import Episode, Illegal, Match, Reward, check_render_mode, observation_space, render_text
@@ -56,9 +57,16 @@ class SolitaireEnv(gym.Env[dict[str, Any], np.int64]):
         **options: Any,
     ) -> None:
         if variant not in GYM_VARIANTS:
+            message = (
+                _(
+                    "no Gymnasium environment for {variant}: choose one of {variants}; the table games are PettingZoo "
+                    "environments: {function}"
+                )
+                if variant in table_variants()
+                else _("no Gymnasium environment for {variant}: choose one of {variants}")
+            )
             raise OptionError(
-                f"no Gymnasium environment for {variant!r}: choose one of {', '.join(GYM_VARIANTS)}"
-                + ("; the table games are PettingZoo environments: make_aec()" if variant in table_variants() else "")
+                message.format(variant=repr(variant), variants=", ".join(GYM_VARIANTS), function="make_aec()")
             )
         check_render_mode(render_mode, self.metadata["render_modes"])
         self.match = Match(
@@ -92,7 +100,7 @@ class SolitaireEnv(gym.Env[dict[str, Any], np.int64]):
 
     def step(self, action: int | np.integer[Any]) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         if self._over:
-            raise gym.error.ResetNeeded("the episode is over: call reset()")
+            raise gym.error.ResetNeeded(_("the episode is over: call {function}").format(function="reset()"))
         seeds_before = len(self.match.deal_seeds)
         rewards, over, info = self.match.step(int(action))
         if len(self.match.deal_seeds) > seeds_before:

@@ -31,6 +31,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.vector.utils import batch_space
 
+from .. import i18n
 from ..actions import NUM_ACTIONS, Action
 from ..cards import CARDS
 from ..errors import IllegalAction, OptionError
@@ -130,7 +131,11 @@ class TableVectorEnv:
         else:
             seeds = list(seed)
             if len(seeds) != n:
-                raise OptionError(f"{n} seeds needed, got {len(seeds)}")
+                raise OptionError(
+                    i18n.ngettext("{n} seeds needed, got {got}", "{n} seeds needed, got {got}", n).format(
+                        n=n, got=len(seeds)
+                    )
+                )
         for i, sd in enumerate(seeds):
             self.rngs[i] = np.random.default_rng(sd)
             self._decks[i].clear()
@@ -143,14 +148,22 @@ class TableVectorEnv:
         n = self.num_envs
         a = np.asarray(actions, dtype=np.int64).reshape(-1)
         if a.shape != (n,):
-            raise IllegalAction(f"step() needs {n} actions, got {a.shape[0]}")
+            raise IllegalAction(
+                i18n.ngettext(
+                    "{function} needs {n} actions, got {got}", "{function} needs {n} actions, got {got}", n
+                ).format(function="step()", n=n, got=a.shape[0])
+            )
         rows = np.arange(n)
         inr = (a >= 0) & (a < NUM_ACTIONS)
         legal = np.zeros(n, dtype=bool)
         legal[inr] = self._mask[rows[inr], a[inr]] == 1
         if not legal.all() and self.illegal_action == "raise":
             bad = int(np.flatnonzero(~legal)[0])
-            raise IllegalAction(f"sub-environment {bad}: action {int(a[bad])} is not legal (see the action mask)")
+            raise IllegalAction(
+                i18n._("sub-environment {index}: action {action} is not legal (see the action mask)").format(
+                    index=bad, action=int(a[bad])
+                )
+            )
         rewards = np.zeros((n, self.num_seats), dtype=np.float64)
         terminated = ~legal
         actor = self.cur.copy()

@@ -39,6 +39,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from .. import i18n
 from ..actions import NUM_ACTIONS, Action
 from ..cards import JOKER
 from ..engine import State
@@ -223,7 +224,11 @@ class SolitaireVectorEnv(VectorEnv):
         else:
             seeds = list(seed)
             if len(seeds) != n:
-                raise OptionError(f"{n} seeds needed, got {len(seeds)}")
+                raise OptionError(
+                    i18n.ngettext("{n} seeds needed, got {got}", "{n} seeds needed, got {got}", n).format(
+                        n=n, got=len(seeds)
+                    )
+                )
         for i, s in enumerate(seeds):
             self.rngs[i] = seeding.np_random(s)[0]
             self._decks[i].clear()
@@ -238,7 +243,11 @@ class SolitaireVectorEnv(VectorEnv):
         n = self.num_envs
         a = np.asarray(actions, dtype=np.int64).reshape(-1)
         if a.shape != (n,):
-            raise IllegalAction(f"step() needs {n} actions, got {a.shape[0]}")
+            raise IllegalAction(
+                i18n.ngettext(
+                    "{function} needs {n} actions, got {got}", "{function} needs {n} actions, got {got}", n
+                ).format(function="step()", n=n, got=a.shape[0])
+            )
         rows = np.arange(n)
         in_range = (a >= 0) & (a < NUM_ACTIONS)
         legal = np.zeros(n, dtype=bool)
@@ -246,7 +255,11 @@ class SolitaireVectorEnv(VectorEnv):
         if not legal.all():
             bad = int(np.flatnonzero(~legal)[0])
             if self.illegal_action == "raise":
-                raise IllegalAction(f"sub-environment {bad}: action {int(a[bad])} is not legal (see the action mask)")
+                raise IllegalAction(
+                    i18n._("sub-environment {index}: action {action} is not legal (see the action mask)").format(
+                        index=bad, action=int(a[bad])
+                    )
+                )
         rewards = np.zeros(n, dtype=np.float64)
         terminated = ~legal
         self.abandoned |= ~legal
