@@ -16,6 +16,7 @@ from ..errors import GinRummyError, IllegalAction, StoreError
 from ..i18n import N_, _, ngettext
 from ..store import Store
 from ..variants import solo_variants
+from ..words import display_names
 from .protocol import ProtocolError
 from .replay import replay_frames
 from .saver import Saver
@@ -99,7 +100,9 @@ class TablePlay:
             if not st.game_over:
                 raise ProtocolError("not_allowed", _("the replay is for a finished game"))
             record = st.to_record()
-        return {"type": "replay", "game": table.game_id, **(await asyncio.to_thread(replay_frames, record))}
+        frames = await asyncio.to_thread(replay_frames, record)
+        frames["players"] = display_names(frames["players"])  # in the asking connection's language
+        return {"type": "replay", "game": table.game_id, **frames}
 
     async def arrangements(self, table: Table, seat: int, text: str) -> dict[str, Any]:
         """Rule 0.8 (``knocker_arrangement=choose``): the melds ``seat`` may spread with the knock

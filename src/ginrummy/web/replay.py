@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import RecordError
-from ..i18n import _, ngettext
+from ..i18n import _, current_language, ngettext
 from ..record import decode, parse_records
 from ..replays import ReplayStep, replay_game
 
@@ -45,6 +45,9 @@ def _frame(step: ReplayStep) -> dict[str, Any]:
         "result": step.outcome,
         "move": step.text,
     }
+    if step.outcome and step.result and current_language() != "en":
+        # the engine's English explanation of the hand's score, said again from the catalog
+        frame["result"] = {**step.outcome, "explanation": list(step.result[1:])}
     if step.seat is not None:
         frame["seat"] = step.seat
     return frame

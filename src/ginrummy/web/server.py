@@ -45,6 +45,7 @@ from ..options import option_help
 from ..statwords import chart_choices, opponent_sections, stats_lines
 from ..store import Store
 from ..variants import VARIANTS, variant_names
+from ..words import display_names
 from .connection import Connection, Tap
 from .guard import FORWARDING, GuardedStarlette, HostPolicy, is_owner
 from .messages import agent_names, card_names, page_messages, result_names
@@ -310,7 +311,10 @@ def create_app(
             return JSONResponse({"error": str(exc)}, status_code=500)
         if found is None:
             return refusal(request, 404, N_("no finished game {game}"), game=game_id)
-        found["players"] = [safe_display_name(p, f"Player {i + 1}") for i, p in enumerate(found["players"])]
+        with i18n.using(asked_language(request)):  # the seats' names as the page's language says them
+            found["players"] = display_names(
+                [safe_display_name(p, f"Player {i + 1}") for i, p in enumerate(found["players"])]
+            )
         return JSONResponse(found)
 
     record_slot = asyncio.Semaphore(1)  # one record file replayed at a time: its cost stays bounded

@@ -283,7 +283,7 @@
     return el(
       "div",
       { class: "card joker-card", role: "img", "aria-label": _("The joker") },
-      el("span", { class: "index", "aria-hidden": "true" }, el("span", { class: "rank" }, "J"), el("span", { class: "letter" }, "joker")),
+      el("span", { class: "index", "aria-hidden": "true" }, el("span", { class: "rank" }, "J"), el("span", { class: "letter" }, _("joker"))),
       el("span", { class: "face", "aria-hidden": "true" }, pip("joker", "suit-big")),
     );
   }
@@ -534,7 +534,7 @@
   }
 
   function renderGameParts() {
-    document.title = `${facts().title || S.obs.variant} · Gin Rummy`;
+    document.title = `${facts().title || S.obs.variant} · ${_("Gin Rummy")}`;
     renderStatus();
     renderInvite();
     renderOpponents();
@@ -821,10 +821,10 @@
         ? cardFace(top, {
             id: "pile-top",
             disabled: !can("take"),
-            "aria-label": `${cardName(top)}, top of the discard pile${can("take") ? ": take it" : ""}`,
+            "aria-label": can("take") ? _("{card}, top of the discard pile: take it", { card: cardName(top) }) : _("{card}, top of the discard pile", { card: cardName(top) }),
             onclick: () => act("take"),
           })
-        : el("div", { class: "empty-slot" }, "empty"),
+        : el("div", { class: "empty-slot" }, _("empty")),
     );
     dropTarget(pileArea);
     const pile = o.discard_pile || [];
@@ -964,7 +964,7 @@
     animateFrom(before);
     const node = document.querySelector(`#hand .card[data-card="${card}"]`);
     if (node) node.focus({ preventScroll: true });
-    $("order-status").textContent = `${cardName(card)} moved to place ${order.indexOf(card) + 1} of ${order.length}.`;
+    $("order-status").textContent = _("{card} moved to place {place} of {count}.", { card: cardName(card), place: order.indexOf(card) + 1, count: order.length });
   }
 
   function renderHand() {
@@ -982,7 +982,7 @@
       const isNew = S.prevHand.length && !S.prevHand.includes(card);
       const labels = [cardName(card)];
       if (inMeld) labels.push(_("in meld {number}", { number: inMeld }));
-      if (isNew) labels.push("just drawn");
+      if (isNew) labels.push(_("just drawn"));
       const node = cardFace(card, {
         class: `card suit-${suitOf(card)}${inMeld ? " in-meld" : ""}${isNew ? " new-card" : ""}`,
         "aria-pressed": S.selected === card ? "true" : "false",
@@ -1174,7 +1174,7 @@
       // against the computer: back to your previous decision (the game is marked as played with takebacks)
       box.append(el("button", { type: "button", id: "undo", title: _("Take back your last decision (U)"), onclick: () => send({ type: "undo" }) }, _("Undo")));
     }
-    if (t.takebacks) note.append(el("span", { class: "takebacks", id: "takebacks" }, ` Takebacks this game: ${t.takebacks}.`));
+    if (t.takebacks) note.append(el("span", { class: "takebacks", id: "takebacks" }, " ", _("Takebacks this game: {n}.", { n: t.takebacks })));
   }
 
   function renderHint() {
@@ -1213,7 +1213,7 @@
     hand.forEach((c) => {
       const node = cardFace(c, {
         "aria-pressed": S.sitterPick === c ? "true" : "false",
-        "aria-label": `${cardName(c)} (captain's card)`,
+        "aria-label": _("{card} (captain's card)", { card: cardName(c) }),
         onclick: () => {
           S.sitterPick = S.sitterPick === c ? null : c;
           renderSitter();
@@ -1239,16 +1239,12 @@
       el("p", {}, _("The captain decides; your suggestion is shown to the captain only.")),
       noteInput,
       buttons,
-      S.table.suggestion ? el("p", {}, _("Your suggestion:"), " ", ...richText(S.table.suggestion.action)) : null,
+      S.table.suggestion ? el("p", {}, _("Your suggestion:"), " ", actionLabel(S.table.suggestion.action)) : null,
     );
     box.hidden = false;
   }
   function sbtn(action, fn) {
-    return el("button", { type: "button", class: "small", "data-suggest": action, onclick: () => fn(action) }, "Suggest: " + describeShort(action));
-  }
-  function describeShort(action) {
-    const [kind, card] = action.split(" ");
-    return card ? `${kind} ${cardShort(card)} (${card})` : kind;
+    return el("button", { type: "button", class: "small", "data-suggest": action, onclick: () => fn(action) }, _("Suggest: {action}", { action: actionLabel(action) }));
   }
 
   function renderSuggestion() {
@@ -1261,10 +1257,12 @@
     }
     fill(
       box,
-      el("strong", {}, `${name(sug.from)} (sitter) suggests: `),
-      ...richText(sug.action),
+      el("strong", {}, _("{name} (sitter) suggests:", { name: name(sug.from) })),
+      " ",
+      actionLabel(sug.action),
       sug.text ? el("span", {}, " — ", sug.text) : null,
-      el("span", {}, " You decide."),
+      " ",
+      el("span", {}, _("You decide.")),
     );
     box.hidden = false;
   }
@@ -1272,20 +1270,21 @@
   /** knocker_arrangement=choose: the melds the player may spread with the knock or gin chosen. */
   function renderArrangements(box) {
     const a = S.arrangements;
-    box.append(el("p", { id: "arrangements-title", class: "arrangements-title" }, `${actionLabel(a.action)}: choose the melds to spread`));
+    box.append(el("p", { id: "arrangements-title", class: "arrangements-title" }, _("{action}: choose the melds to spread", { action: actionLabel(a.action) })));
     a.choices.forEach((c, k) => {
       box.append(
         el(
           "button",
           { type: "button", class: "arrangement", id: `arrangement-${k}`, "data-action": c.action, onclick: () => act(c.action) },
           c.melds.map((m) => el("span", { class: "group" }, m.map((card) => mini(card)))),
-          c.unmatched.length ? el("span", { class: "group dead" }, "deadwood: ", minis(c.unmatched)) : null,
-          ` (deadwood ${c.deadwood})`,
+          c.unmatched.length ? el("span", { class: "group dead" }, _("deadwood:"), " ", minis(c.unmatched)) : null,
+          " ",
+          _("(deadwood {n})", { n: c.deadwood }),
         ),
       );
     });
     box.append(
-      el("button", { type: "button", id: "arrangement-cancel", onclick: () => ((S.arrangements = null), renderGame()) }, "Cancel"),
+      el("button", { type: "button", id: "arrangement-cancel", onclick: () => ((S.arrangements = null), renderGame()) }, _("Cancel")),
     );
   }
 
@@ -1304,8 +1303,8 @@
     }
     clear(box);
     const titles = {
-      gin: "gin",
-      "big-gin": "big gin",
+      gin: LANG.results.gin || "gin",
+      "big-gin": LANG.results["big-gin"] || "big gin",
       knock: _("a knock"),
       undercut: _("an undercut"),
       joker: _("the joker"),
@@ -1690,7 +1689,7 @@
         el(
           "li",
           {},
-          el("span", {}, _("{game}: {players} · hand {number} · {totals}", { game: variantTitle(g.variant), players: g.players.join(" v "), number: g.hand_number, totals: g.totals.join("–") })),
+          el("span", {}, _("{game}: {players} · hand {number} · {totals}", { game: variantTitle(g.variant), players: g.players.join(_(" v ")), number: g.hand_number, totals: g.totals.join("–") })),
           el("button", { type: "button", class: "small", onclick: () => send({ type: "resume", game: g.id }) }, _("Resume")),
           " ",
           el(
@@ -1707,7 +1706,7 @@
                   b.textContent = _("Really delete?");
                   return;
                 }
-                const r = await fetch(`/api/saved/${encodeURIComponent(g.id)}`, { method: "DELETE" });
+                const r = await fetch(`/api/saved/${encodeURIComponent(g.id)}?${langQuery()}`, { method: "DELETE" });
                 const body = await r.json().catch(() => ({}));
                 flash(r.ok ? _("The saved game was deleted.") : body.error || _("Could not delete the game."));
                 loadSaved(info);
@@ -1778,7 +1777,7 @@
     const f = data.frames[i];
     const n = data.frames.length;
     const who = (seat) => data.players[seat] || _("Seat {number}", { number: seat + 1 });
-    $("replay-title").textContent = _("Replay: {game} ({players})", { game: variantTitle(data.variant), players: data.players.join(" v ") });
+    $("replay-title").textContent = _("Replay: {game} ({players})", { game: variantTitle(data.variant), players: data.players.join(_(" v ")) });
     fill($("replay-move"), ...richText(f.move));
     $("replay-pos").textContent = f.hand ? _("Step {step} of {last} · hand {number}", { step: i, last: n - 1, number: f.hand }) : _("Step {step} of {last}", { step: i, last: n - 1 });
     $("replay-slider").value = String(i);
@@ -1861,9 +1860,9 @@
   }
   async function replayFinished(id) {
     try {
-      const r = await fetch(`/api/replay/${encodeURIComponent(id)}`);
+      const r = await fetch(`/api/replay/${encodeURIComponent(id)}?${langQuery()}`);
       const data = await r.json();
-      if (!r.ok) throw new Error(data.error || "no replay");
+      if (!r.ok) throw new Error(data.error || _("no replay"));
       openReplay(data);
     } catch (e) {
       flash(_("The replay cannot be shown: {error}", { error: e.message }));
@@ -1887,8 +1886,8 @@
         el(
           "li",
           {},
-          el("span", {}, _("{game}: {players} · {totals}", { game: variantTitle(g.variant), players: g.players.join(" v "), totals: g.final_totals.join("–") })),
-          el("button", { type: "button", class: "small", "data-replay": g.id, "aria-label": _("Replay {players}, {totals}", { players: g.players.join(" v "), totals: g.final_totals.join("–") }), onclick: () => replayFinished(g.id) }, _("Replay")),
+          el("span", {}, _("{game}: {players} · {totals}", { game: variantTitle(g.variant), players: g.players.join(_(" v ")), totals: g.final_totals.join("–") })),
+          el("button", { type: "button", class: "small", "data-replay": g.id, "aria-label": _("Replay {players}, {totals}", { players: g.players.join(_(" v ")), totals: g.final_totals.join("–") }), onclick: () => replayFinished(g.id) }, _("Replay")),
         ),
       );
     }
@@ -1999,7 +1998,7 @@
       R = 12,
       T = 12,
       B = 26;
-    const svg = chartFrame(label + (values.length ? `, latest ${values[values.length - 1].toFixed(1)}${percent ? "%" : ""}` : ""), W, H);
+    const svg = chartFrame(values.length ? _("{chart}, latest {value}", { chart: label, value: `${values[values.length - 1].toFixed(1)}${percent ? "%" : ""}` }) : label, W, H);
     if (!values.length) return svg;
     let lo = Math.min(0, ...values),
       hi = Math.max(0, ...values);
@@ -2080,7 +2079,7 @@
     try {
       const r = await fetch(`/api/rules/${encodeURIComponent(v)}?${langQuery()}`);
       data = await r.json();
-      if (!r.ok) throw new Error(data.error || "no rules");
+      if (!r.ok) throw new Error(data.error || _("no rules"));
     } catch (e) {
       fill(body, el("p", {}, _("The rules cannot be shown: {error}", { error: e.message })));
       return;
