@@ -334,3 +334,62 @@ def test_the_simulation_table_aligns_korean_by_terminal_cells(
     rule = next(i for i, line in enumerate(lines) if set(line) <= {"-", " "} and line)
     widths = {_cells(line) for line in lines[rule - 1 : rule + 3]}
     assert len(widths) == 1, lines[rule - 1 : rule + 3]
+
+
+def test_stats_output_is_in_the_catalogs(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """``ginrummy stats`` under ``xx``: each game's heading (its title, and its name as
+    ``--variant`` takes it) and every figure's line inside the markers."""
+    import random as _random
+
+    from ginrummy.store import Store, new_game_id
+
+    store = Store(tmp_path / "data")
+    rng = _random.Random(4)
+    s = Session.new("classic", {"game_target": 25}, seats=["human", "greedy"], deal_seed=100)
+    while not s.state.game_over:
+        if s.state.needs_deal:
+            s.start_hand()
+        elif s.human_to_act() == 0:
+            s.act(0, rng.choice(s.state.legal_actions()))
+        else:
+            s.run_computers()
+    store.save_game(new_game_id(), s)
+    code, out, err = run_cli(capsys, tmp_path, "--lang", "xx", "stats")
+    assert code == 0, err
+    assert re.match(r"⟦⟦[^⟦⟧]+⟧ \(classic\)⟧\n", out), out
+    rest = outside_markers(out, " ")
+    assert re.sub(r"[\d.,:%()+-]+|[▁▂▃▄▅▆▇█]+", " ", rest).split() == [], out
+    code, out, _err = run_cli(capsys, tmp_path, "--lang", "lv", "stats")
+    assert out.splitlines()[0].endswith(" (classic)") and "spēles 1" in out
+
+
+def test_the_lobbys_lists_and_a_replay_name_the_seats_in_the_pages_language(tmp_path: Path) -> None:
+    """The names ginrummy gives the seats (``You``, ``Greedy``) are stored in English and shown
+    in the page's language in the lists of saved and finished games and in a replay."""
+    import random as _random
+
+    from ginrummy.store import Store, new_game_id
+
+    store = Store(tmp_path / "data")
+    rng = _random.Random(5)
+    for finish in (True, False):
+        s = Session.new(
+            "classic", {"game_target": 25}, players=["You", "Greedy"], seats=["human", "greedy"], deal_seed=7
+        )
+        while not s.state.game_over and (finish or not s.state.logs):
+            if s.state.needs_deal:
+                s.start_hand()
+            elif s.human_to_act() == 0:
+                s.act(0, rng.choice(s.state.legal_actions()))
+            else:
+                s.run_computers()
+        store.save_game(new_game_id() + ("f" if finish else "s"), s)
+    app = create_app(store=store, computer_delay=0)
+    with TestClient(app, client=LOCAL, base_url=BASE) as tc:
+        finished = tc.get("/api/history?lang=ko").json()["games"]
+        assert [g["players"] for g in finished] == [["나", "욕심쟁이"]]
+        saved = tc.get("/api/saved", headers={"accept-language": "lv"}).json()["games"]
+        assert [g["players"] for g in saved] == [["Jūs", "Mantkārīgais"]]
+        replay = tc.get(f"/api/replay/{finished[0]['id']}?lang=ko").json()
+        assert replay["players"] == ["나", "욕심쟁이"]
+        assert tc.get("/api/history").json()["games"][0]["players"] == ["You", "Greedy"]

@@ -19,6 +19,7 @@ from ..errors import StoreError
 from ..i18n import _, ngettext
 from ..statwords import opponent_sections, stats_lines
 from ..variants import variant_names
+from ..words import variant_title
 
 BARS = "▁▂▃▄▅▆▇█"
 
@@ -49,7 +50,8 @@ def format_stats(stats: dict[str, dict[str, Any]]) -> str:
     lines = []
     for variant in [v for v in variant_names() if v in stats]:
         st = stats[variant]
-        lines.append(f"{variant}")
+        # the game's title, and its name as --variant takes it
+        lines.append(_("{game} ({variant})").format(game=variant_title(variant, short=True), variant=variant))
         lines.extend("  " + line for line in stats_lines(st))
         ra = st["running_average"]
         if ra:

@@ -170,7 +170,8 @@ class TablePlay:
         except Exception:  # the analysis never loses the game
             log.exception("the analysis of game %s failed", table.game_id)
             analysis = None
-        analysis = analysis or {"error": "no analysis", "summary": ["(No analysis of this game.)"]}
+        # (worded in the language of the page whose move finished the game, as the analysis is)
+        analysis = analysis or {"error": "no analysis", "summary": [_("(No analysis of this game.)")]}
         await self.saver.flush()  # the game is filed first (without analysis)...
         if analysis.get("accuracy") is not None:
             try:  # ...then with it

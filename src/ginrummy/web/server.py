@@ -202,6 +202,12 @@ def create_app(
         with i18n.using(asked_language(request)):
             return JSONResponse({"error": i18n._(message).format(**values)}, status_code=status)
 
+    def shown_players(request: Request, players: list[str]) -> list[str]:
+        """The seats' names as the page shows them: the names ginrummy gives (``You``,
+        ``Expert 2``) in the page's language, any other as typed (made safe to show)."""
+        with i18n.using(asked_language(request)):
+            return display_names([safe_display_name(p, f"Player {i + 1}") for i, p in enumerate(players)])
+
     def owner_only(request: Request) -> Response | None:
         if not owner_of(request.client.host if request.client else None, request.headers.get("host"), request.headers):
             return refusal(request, 403, N_("only on the computer running the server"))
@@ -220,7 +226,7 @@ def create_app(
             if g.seats.count("human") != 1:
                 continue
             entry = g.to_json()
-            entry["players"] = [safe_display_name(p, f"Player {i + 1}") for i, p in enumerate(g.players)]
+            entry["players"] = shown_players(request, g.players)
             out.append(entry)
         return JSONResponse({"games": out})
 
@@ -279,7 +285,7 @@ def create_app(
             {
                 "id": g.id,
                 "variant": g.variant,
-                "players": [safe_display_name(p, f"Player {i + 1}") for i, p in enumerate(g.players)],
+                "players": shown_players(request, g.players),
                 "finished_at": g.finished_at,
                 "hands": g.hands,
                 "final_totals": g.final_totals,
@@ -311,10 +317,7 @@ def create_app(
             return JSONResponse({"error": str(exc)}, status_code=500)
         if found is None:
             return refusal(request, 404, N_("no finished game {game}"), game=game_id)
-        with i18n.using(asked_language(request)):  # the seats' names as the page's language says them
-            found["players"] = display_names(
-                [safe_display_name(p, f"Player {i + 1}") for i, p in enumerate(found["players"])]
-            )
+        found["players"] = shown_players(request, found["players"])
         return JSONResponse(found)
 
     record_slot = asyncio.Semaphore(1)  # one record file replayed at a time: its cost stays bounded

@@ -1674,7 +1674,7 @@
     if (!info || !info.owner) return;
     let data;
     try {
-      const r = await fetch("/api/saved");
+      const r = await fetch(`/api/saved?${langQuery()}`);
       if (!r.ok) return;
       data = await r.json();
     } catch (e) {
@@ -1873,7 +1873,7 @@
     if (!info || !info.owner) return;
     let data;
     try {
-      const r = await fetch("/api/history");
+      const r = await fetch(`/api/history?${langQuery()}`);
       if (!r.ok) return;
       data = await r.json();
     } catch (e) {
