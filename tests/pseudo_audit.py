@@ -102,22 +102,19 @@ def subprocess_environment() -> None:
 # Text that is known to stay English, each with where it comes from (the to-do list of issue 18).
 # Each: a pattern of the line as shown, and where the text comes from (whose it is to translate).
 KNOWN: list[tuple[str, str]] = [
-    (
-        r"^\s*usage: |: error: argument |^error: argument |show this help message and exit|"
-        r"show program's version number and exit|^\s*(positional arguments|options):\s*$",
-        "argparse's own words (docs/translating.md, Still in English)",
-    ),
     (r"agent '[^']*' has no option|agent '[^']*': an option value is not valid", "agents/base.py:92,100 (errs)"),
     (r"unknown variant '[^']*'; choose one of", "session.py:510 (errs)"),
     (r"not a ginrummy database", "store/base.py:228,306 (errs)"),
-    (r"^\s*\d+\s+[a-z_]+\s+-?\d", "the replay table's result column, commands/replay.py:97 (texts)"),
     (
-        r"^(classic|oklahoma|hollywood|three|solitaire|gin-solitaire)$",
-        "stats' heading per variant, commands/stats.py:52 (texts)",
+        r"^\s+(play|deadwood|replay|verify|simulate|stats|export|serve)\s{2,}⟦",
+        "the commands in ginrummy --help, by the names typed (data), cli.py",
+    ),
+    (
+        r"^[a-z][\w:=,.-]*(?: \(#\d+\))?\s+\d+\s+-?\d+\.\d{4}\s",
+        "simulate's rows: each agent as --agents names it (data), sim/stats.py",
     ),
     (r"no such thing", "tests/test_cli.py test_the_guard: the test's own exception text (data)"),
     (r"is damaged|it was left untouched|move it aside|is read-only: games cannot be saved", "store/ errors (errs)"),
-    (r"\berror: unrecognized arguments", "argparse's own words"),
     (
         r"^\s*\d+(\.\d+)*\.? [A-Z]",
         "the rule book's text on the page in xx: docs/rules.md, translated whole as rules.{ko,lv}.md (a document)",

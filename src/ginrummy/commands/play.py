@@ -18,7 +18,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--plain", action="store_true", help=_("play line by line on stdin/stdout (screen readers, scripts)")
     )
-    p.add_argument("--variant", help=_(", ").join(variant_names()))
+    p.add_argument("--variant", help=_("one of: {variants}").format(variants=", ".join(variant_names())))
     p.add_argument(
         "--opponent",
         action="append",

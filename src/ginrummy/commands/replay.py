@@ -24,7 +24,7 @@ from typing import Any
 from ..errors import RecordError
 from ..i18n import _, ngettext
 from ..variants import find_variant
-from ..words import display_name, result_lines
+from ..words import display_name, result_lines, result_name
 from . import error, printable
 
 EXIT_INVALID = 1
@@ -132,7 +132,8 @@ def render(out: dict[str, Any], state: Any) -> str:
         row(_("hand"), _("result"), seats(names), seats(names), _("counted")),
     ]
     for i, h in enumerate(out["hands"]):
-        lines.append(row(str(i + 1), h["result"], seats(h["deadwood"]), seats(h["points"]), str(h.get("counted", ""))))
+        result = result_name(str(h["result"]))  # how the hand ended, in the current language
+        lines.append(row(str(i + 1), result, seats(h["deadwood"]), seats(h["points"]), str(h.get("counted", ""))))
         if i < len(state.results):
             explained = result_lines(state.results[i].explanation, state.players, ["human"])  # in the language
             lines += [f"{'':6}{text}" for text in explained]

@@ -30,7 +30,9 @@ if TYPE_CHECKING:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", default="classic", help=_(", ").join(variant_names()))
+    p.add_argument(
+        "--variant", default="classic", help=_("one of: {variants}").format(variants=", ".join(variant_names()))
+    )
     p.add_argument(
         "--agents",
         default=None,
@@ -180,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
     progress: Progress | None = None
     finish: Callable[[], None] = _nothing
     if not args.no_progress:
-        progress, finish = progress_printer(sys.stderr)
+        progress, finish = progress_printer(sys.stderr, "ginrummy simulate")
     try:
         result = simulate(job, workers=workers, progress=progress, backend=args.backend)
     except BaseException:
@@ -236,4 +238,4 @@ def summary_line(variant: str, job: SimJob, result: SimResult, *, exact: bool, s
     facts.append(_("seed {seed}").format(seed=job.seed))
     facts.append(ngettext("{n} worker", "{n} workers", result.workers).format(n=result.workers))
     facts.append(_("{seconds} s ({backend})").format(seconds=f"{result.seconds:.1f}", backend=result.backend))
-    return f"{variant}: " + _(", ").join(facts)
+    return _("{variant}: {facts}").format(variant=variant, facts=_(", ").join(facts))
