@@ -119,3 +119,31 @@ def test_every_screen_fits_80x24_in_english(name: str, speak: str, tmp_path: Pat
             return layout_problems(app)
 
     assert asyncio.run(run()) == []
+
+
+def test_v_shows_the_discard_pile_oldest_first(tmp_path: Path) -> None:
+    """The discard history (v): every card of the pile, numbered oldest first; Esc closes it."""
+    from ginrummy.tui.dialogs import DiscardsScreen
+    from ginrummy.tui.game import GameScreen
+    from ginrummy.tui.widgets import card_label
+
+    scenario = SCENARIOS["discards"]
+
+    async def run() -> None:
+        app = scenario.app(tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await scenario.before(pilot)
+            dialog = app.screen
+            assert isinstance(dialog, DiscardsScreen)
+            game = app.screen_stack[-2]
+            assert isinstance(game, GameScreen)
+            pile = [str(c) for c in game.session.state.pile]
+            assert len(pile) >= 5 and dialog.cards == pile
+            shown = str(dialog.query_one("#discards-list", Static).render())
+            places = [shown.index(f"{i}. {card_label(c)}") for i, c in enumerate(pile, 1)]
+            assert places == sorted(places)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.screen is game
+
+    asyncio.run(run())

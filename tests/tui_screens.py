@@ -205,6 +205,20 @@ def _hand_over(variant: str, seats: list[str], seed: int) -> Scenario:
     return _opening(session)
 
 
+def _discards_session() -> Session:
+    """Classic a few turns in: several cards on the discard pile."""
+    s = make_session("classic", seats=[HUMAN, "greedy"], deal_seed=5)
+    s.start_hand()
+    return play_until(s, lambda x: len(x.state.pile) >= 5 and x.human_to_act() is not None)
+
+
+async def _discards(pilot: Any) -> None:
+    from ginrummy.tui.dialogs import DiscardsScreen
+
+    await pilot.press("v")
+    await until(lambda: isinstance(pilot.app.screen, DiscardsScreen))
+
+
 def _final() -> Session:
     return finished("classic", [HUMAN, "greedy"], 4, 25)
 
@@ -358,6 +372,7 @@ SCENARIOS: dict[str, Scenario] = {
     "gin-solitaire": _opened("gin-solitaire", [HUMAN, "joker"], 12, _in_hand("gin-solitaire", [], 12)),
     "hint": _opened("classic", [HUMAN, "greedy"], 5, _hint),
     "notice": _opened("classic", [HUMAN, "greedy"], 5, _notice),
+    "discards": _opening(_discards_session, _discards),
     "keys": _opened("classic", [HUMAN, "greedy"], 5, _help_in_game),
     "hand-over": _hand_over("classic", [HUMAN, "greedy"], 30),
     "hand-over-three": _hand_over("three", [HUMAN, "greedy", "greedy"], 30),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -15,7 +16,7 @@ from textual.widgets import Button, Footer, Header, Markdown, Static
 from ..i18n import N_, _
 from .common import host, speak_keys
 
-__all__ = ["KEYS_HELP", "KEYS_MORE", "ConfirmScreen", "HelpScreen", "StoreErrorScreen"]
+__all__ = ["KEYS_EXTRA", "KEYS_HELP", "KEYS_MORE", "ConfirmScreen", "DiscardsScreen", "HelpScreen", "StoreErrorScreen"]
 
 KEYS_HELP = N_("""\
 # Keys
@@ -63,6 +64,51 @@ On the start screen: ctrl+y replays a finished game (← → a move, PgUp PgDn a
 """)
 
 
+KEYS_EXTRA = N_(
+    "v shows the discard history: the cards of the discard pile, oldest first (in the solitaires, the discards)."
+)
+
+
+class DiscardsScreen(ModalScreen[None]):
+    """The discard history (v): every card of the discard pile, oldest first and numbered (in the
+    solitaires, the discards), drawn as in the hand.  Esc or v closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.pop_screen", N_("Close")),
+        Binding("v", "app.pop_screen", N_("Close"), show=False),
+    ]
+
+    def __init__(self, cards: Sequence[str], palette: str = "normal") -> None:
+        super().__init__()
+        speak_keys(self)
+        self.cards = list(cards)
+        self.palette = palette
+
+    def compose(self) -> ComposeResult:
+        from .widgets import cards_text
+
+        body = Text()
+        if self.cards:
+            body.append(_("Oldest first:") + "\n")
+            for i, card in enumerate(self.cards, 1):
+                body.append(f"{i:>2}. ")
+                body.append_text(cards_text([card], self.palette))
+                body.append("   " if i % 6 else "\n")
+        else:
+            body.append(_("No discards yet."))
+        with VerticalScroll(id="discards"):
+            yield Static(
+                Text(_("{title} ({n})").format(title=_("Discard history"), n=len(self.cards)), style="bold"),
+                id="discards-title",
+            )
+            yield Static(body, id="discards-list")
+            yield Button(_("Close (Esc)"), id="close-discards")
+
+    @on(Button.Pressed, "#close-discards")
+    def close(self) -> None:
+        self.app.pop_screen()
+
+
 class HelpScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.pop_screen", N_("Close")),
@@ -77,6 +123,7 @@ class HelpScreen(ModalScreen[None]):
         with VerticalScroll(id="help"):
             yield Markdown(_(KEYS_HELP))
             yield Markdown(_(KEYS_MORE))
+            yield Markdown(_(KEYS_EXTRA))
             yield Button(_("Close (Esc)"), id="close-help")
 
     @on(Button.Pressed, "#close-help")

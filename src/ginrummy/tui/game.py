@@ -22,7 +22,7 @@ from ..session import ComputerPlayerError, Session
 from ..words import cannot_line, cut_lines, reason_text, result_name, takeback_line
 from .choose import SpreadScreen
 from .common import SOLO, host, speak_keys
-from .dialogs import HelpScreen
+from .dialogs import DiscardsScreen, HelpScreen
 from .table import TableScreen
 from .widgets import KEY_LABELS, HandView, PileView
 
@@ -48,6 +48,7 @@ class GameScreen(TableScreen):
         Binding("o", "sort", N_("Sort")),
         Binding("m", "group", N_("Group melds"), show=False),
         Binding("c", "scores", N_("Scores")),
+        Binding("v", "discards", N_("Discards")),
         Binding("left", "move(-1)", "←", show=False),
         Binding("right", "move(1)", "→", show=False),
         Binding("f", "app.toggle_display('four_colour')", "4 colours", show=False),
@@ -466,6 +467,12 @@ class GameScreen(TableScreen):
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
+
+    def action_discards(self) -> None:
+        """The discard history: the pile oldest first (the solitaires: their discards)."""
+        obs = self.obs()
+        cards = obs.get("discards") if obs["variant"] in SOLO else obs.get("discard_pile")
+        self.app.push_screen(DiscardsScreen([str(c) for c in cards or []], self.palette))
 
     def action_leave(self) -> None:
         if self._timer is not None:
