@@ -102,9 +102,6 @@ def subprocess_environment() -> None:
 # Text that is known to stay English, each with where it comes from (the to-do list of issue 18).
 # Each: a pattern of the line as shown, and where the text comes from (whose it is to translate).
 KNOWN: list[tuple[str, str]] = [
-    (r"agent '[^']*' has no option|agent '[^']*': an option value is not valid", "agents/base.py:92,100 (errs)"),
-    (r"unknown variant '[^']*'; choose one of", "session.py:510 (errs)"),
-    (r"not a ginrummy database", "store/base.py:228,306 (errs)"),
     (
         r"^\s+(play|deadwood|replay|verify|simulate|stats|export|serve)\s{2,}⟦",
         "the commands in ginrummy --help, by the names typed (data), cli.py",
@@ -114,7 +111,6 @@ KNOWN: list[tuple[str, str]] = [
         "simulate's rows: each agent as --agents names it (data), sim/stats.py",
     ),
     (r"no such thing", "tests/test_cli.py test_the_guard: the test's own exception text (data)"),
-    (r"is damaged|it was left untouched|move it aside|is read-only: games cannot be saved", "store/ errors (errs)"),
     (
         r"^\s*\d+(\.\d+)*\.? [A-Z]",
         "the rule book's text on the page in xx: docs/rules.md, translated whole as rules.{ko,lv}.md (a document)",

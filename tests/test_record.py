@@ -120,6 +120,7 @@ def test_replay_of_a_record_is_the_same_game(variant: str, tmp_path: Path) -> No
         assert list(tmp_path.glob(".*")) == []  # the atomic save leaves no temporary file
 
 
+@pytest.mark.english("checks the English wording of the error")
 def test_record_fields() -> None:
     state = State.new("classic", {"gin_bonus": 20, "layoffs": True}, ["Ann", "Bob"])
     state.deal(seed=5, commitment=commitment(1, 5))
@@ -301,6 +302,7 @@ INVALID = {
 }
 
 
+@pytest.mark.english("checks the English wording of the error")
 @pytest.mark.parametrize("case", list(INVALID))
 def test_invalid_records_name_field_hand_and_action(case: str) -> None:
     record, message = INVALID[case]
@@ -314,6 +316,7 @@ def test_the_base_record_is_valid() -> None:
     assert state.phase == "discard" and state.current_player == 1
 
 
+@pytest.mark.english("checks the English wording of the error")
 def test_a_hand_after_the_game_is_over() -> None:
     state = State.new("solitaire", {"scoring": "none"})
     deck = ["JK" if c == 52 else str(c) for c in full_pack(joker=True)]
@@ -335,6 +338,7 @@ def test_a_hand_after_the_game_is_over() -> None:
         ("", r"^record: not JSON \(Expecting value at line 1 column 1\)"),
     ],
 )
+@pytest.mark.english("checks the English wording of the error")
 def test_malformed_json(text: str, message: str, tmp_path: Path) -> None:
     with pytest.raises(RecordError, match=message):
         loads(text)
@@ -459,6 +463,7 @@ def test_cli_replay_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Captur
     assert out == "" and err.count("\n") == 1 and err.startswith("ginrummy replay: stdin: record: not JSON")
 
 
+@pytest.mark.english("checks the English wording of the error")
 @pytest.mark.parametrize("case", ["illegal action", "unknown option", "short deck", "no variant", "bad seed"])
 def test_cli_replay_invalid(case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     record, message = INVALID[case]

@@ -49,6 +49,7 @@ def test_the_registry_lists_every_variant_once_in_menu_order() -> None:
     assert all(isinstance(find_variant(n), Variant) and str(find_variant(n)) == n for n in NAMES)
 
 
+@pytest.mark.english("checks the English wording of the error")
 @pytest.mark.parametrize("bad", ["canasta", "", "Classic", None, 3])
 def test_an_unknown_name_is_one_clear_option_error(bad: object) -> None:
     with pytest.raises(OptionError) as err:
