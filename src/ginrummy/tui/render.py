@@ -19,7 +19,7 @@ from ..session import HUMAN, Session
 from ..variants import find_variant
 from ..words import display_name, just_drawn, no_hand_line, result_lines, result_name, seat_kind, upcard_notes
 from .common import SOLO
-from .widgets import cards_text
+from .widgets import bonus_formula, cards_text
 
 __all__ = [
     "buttons",
@@ -365,6 +365,19 @@ def result_text(
         t.append("\n")
     for line in result_lines(res.get("explanation", []), obs["players"], session.seats):
         t.append("• " + line + "\n")
+    if obs.get("game_over"):  # the final totals here too: on a small terminal the score sheet is hidden
+        final = obs.get("final_totals", obs["totals"])
+        formula = bonus_formula(obs)
+        names = [display_name(p) for p in obs["players"]]
+        t.append(
+            (_("Final totals with bonuses:") if formula else _("Final totals:"))
+            + " "
+            + " – ".join(f"{n} {x}" for n, x in zip(names, final, strict=True))
+            + "\n",
+            style="bold",
+        )
+        if formula:
+            t.append(formula + "\n")
     reasons = session.reasons_text(obs["seat"])  # the hand is over: the computers' reasons
     if reasons:
         t.append(_("Why the computer players moved as they did:") + "\n", style="bold")

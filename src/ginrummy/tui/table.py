@@ -204,10 +204,11 @@ class TableScreen(Screen[None]):
         if sheet_key != self._sheet_key:
             self._sheet_key = sheet_key
             self.query_one(ScoreSheet).show(obs, record_summary(s.state), s.takebacks)
+        shown_totals = obs.get("final_totals", obs["totals"]) if obs.get("game_over") else obs["totals"]
         self.sub_title = (
             _("hand {number}").format(number=obs["hand_number"])
             + " · "
-            + " – ".join(f"{display_name(p)} {t}" for p, t in zip(players, obs["totals"], strict=True))
+            + " – ".join(f"{display_name(p)} {t}" for p, t in zip(players, shown_totals, strict=True))
         )
         if v in SOLO:
             self.query_one("#piles").set_class(True, "solo")

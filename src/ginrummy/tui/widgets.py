@@ -31,6 +31,7 @@ __all__ = [
     "PileView",
     "ScoreSheet",
     "TableView",
+    "bonus_formula",
     "card_label",
     "card_markup",
     "cards_text",
@@ -284,7 +285,6 @@ class ScoreSheet(Static):
 
     def show(self, obs: Observation, summary: dict[str, Any], takebacks: int = 0) -> None:
         players: list[str] = [display_name(p) for p in obs["players"]]
-        opts = obs.get("options", {})
         variant = obs["variant"]
         target = target_of(obs)
         width = max(4, (30 - 9) // max(1, len(players)) - 1)
@@ -319,12 +319,9 @@ class ScoreSheet(Static):
             final = obs.get("final_totals", obs["totals"])
             table.add_section()
             table.add_row("", pgettext("score sheet", "final"), *[str(x) for x in final], style="bold reverse")
-            if list(final) != list(obs["totals"]):
-                if opts.get("shutout") != "none":
-                    msg = _("Final = points + {box} a hand won (box) + game bonus {game} (shutout doubles)")
-                else:
-                    msg = _("Final = points + {box} a hand won (box) + game bonus {game}")
-                lines.append(msg.format(box=opts.get("box_bonus", 0), game=opts.get("game_bonus", 0)))
+            formula = bonus_formula(obs)
+            if formula:
+                lines.append(formula)
             if find_variant(variant).three_games:
                 lines.append(_("Each of the three games is settled with its own bonuses."))
             w = obs.get("winner")
@@ -343,6 +340,20 @@ class ScoreSheet(Static):
         if names:
             lines.append(names)
         self.update(Group(table, *(Text(x) for x in lines)))
+
+
+def bonus_formula(obs: Observation) -> str:
+    """At the end of a game whose final totals carry bonuses: how they are made (the score sheet's
+    last lines and the end of the last hand's result); else ``""``."""
+    final = obs.get("final_totals", obs["totals"])
+    if not obs.get("game_over") or list(final) == list(obs["totals"]):
+        return ""
+    opts = obs.get("options", {})
+    if opts.get("shutout") != "none":
+        msg = _("Final = points + {box} a hand won (box) + game bonus {game} (shutout doubles)")
+    else:
+        msg = _("Final = points + {box} a hand won (box) + game bonus {game}")
+    return msg.format(box=opts.get("box_bonus", 0), game=opts.get("game_bonus", 0))
 
 
 def _heads(players: Sequence[str], width: int) -> list[str]:
