@@ -1,19 +1,20 @@
 """Are the search's verdicts right?  Both choices of every disputed decision, played out from the
 true position by the expert itself.
 
-    python benchmarks/strength_search.py --deals 300 --seed 5 --candidate expert:search=24
-    python benchmarks/strength_search.py --deals 300 --candidate expert:search=48:search_z=1.5 --rules default
+    python benchmarks/strength_search.py --deals 300 --seed 7 --rollouts 16
+    python benchmarks/strength_search.py --deals 300 --candidate expert:search=24:search_z=1 --rules default
 
-The expert (without search) plays both seats of each deal in ginrummy's engine (EAAI scoring by
-default: no box or game bonus; ``--rules default`` for the default rules).  At every decision the
-candidate (the expert with ``search`` options) is asked too; where it would choose otherwise, the
-two choices are each played out from the true position to the end of the hand by the expert for
-both seats, ``--rollouts`` times (the first with the true stock, the others with the stock cards
-reshuffled: neither seat knows their order), and the difference of the deciding seat's net points
-(candidate's choice minus the expert's) is one sample.  The game then goes on with the expert's
-choice.  This measures the search's change of policy exactly where it acts, against the expert's
-own continuation, far more cheaply than whole games: the figure is the gain a disputed decision and
-the gain a hand (the sum over disputed decisions divided by the hands played), with 95% intervals
+The expert without search (``--baseline``, default ``expert:search=0``) plays both seats of each
+deal in ginrummy's engine (EAAI scoring by default: no box or game bonus; ``--rules default`` for
+the default rules).  At every decision the candidate (``--candidate``, default ``expert``: today's
+expert, which searches) is asked too; where it would choose otherwise, the two choices are each
+played out from the true position to the end of the hand by the baseline for both seats,
+``--rollouts`` times (the first with the true stock, the others with the stock cards reshuffled:
+neither seat knows their order), and the difference of the deciding seat's net points (candidate's
+choice minus the baseline's) is one sample.  The game then goes on with the baseline's choice.  This
+measures the search's change of policy exactly where it acts, against the expert's own
+continuation, far more cheaply than whole games: the figure is the gain a disputed decision and the
+gain a hand (the sum over disputed decisions divided by the hands played), with 95% intervals
 over disputed decisions.
 """
 
@@ -101,8 +102,8 @@ def run_chunk(args: tuple[str, str, int, int, int, int, str]) -> dict[str, Any]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--candidate", default="expert:search=24")
-    ap.add_argument("--baseline", default="expert")
+    ap.add_argument("--candidate", default="expert")
+    ap.add_argument("--baseline", default="expert:search=0")
     ap.add_argument("--deals", type=int, default=200)
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--rollouts", type=int, default=4)

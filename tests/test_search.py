@@ -92,7 +92,13 @@ def test_bounds_worlds_options_and_determinism() -> None:
     assert search_close_call(obs, values, _discard("Qh"), p, seed=3) == got  # reproducible
     # Options outside the window, or a search of 0 worlds, mean no search at all.
     assert search_close_call(obs, {_discard("Qh"): 0.0, _discard("9s"): -5.0}, _discard("Qh"), p, seed=3) is None
-    assert search_close_call(obs, values, _discard("Qh"), DEFAULT, seed=3) is None
+    assert search_close_call(obs, values, _discard("Qh"), dataclasses.replace(DEFAULT, search=0), seed=3) is None
+    # Where the hand's points count (the default rules' box bonus) the search is off unless asked.
+    scored = _queens_position()
+    scored["options"] = State.new("classic").options.to_dict()
+    assert search_close_call(scored, values, _discard("Qh"), p, seed=3) is None
+    on = dataclasses.replace(p, search_points=True)
+    assert (got := search_close_call(scored, values, _discard("Qh"), on, seed=3)) is not None and got.worlds == 12
     # Gin is never second-guessed.
     gin = Action("gin", Card.parse("Ks"))
     assert close_options({gin: 30.0, _discard("Qh"): 29.5}, gin, p) == [gin]
@@ -166,7 +172,7 @@ def test_levels_below_the_expert_do_not_search(monkeypatch: pytest.MonkeyPatch) 
     s.deal(seed=2)
     advanced = make_agent("advanced", "classic", seed=1, search=24)
     expert = make_agent("expert", "classic", seed=1, search=24)
-    plain = make_agent("expert", "classic", seed=1)
+    plain = make_agent("expert", "classic", seed=1, search=0)
     counts = []
     for agent in (advanced, plain, expert):
         calls.clear()
@@ -175,6 +181,6 @@ def test_levels_below_the_expert_do_not_search(monkeypatch: pytest.MonkeyPatch) 
             assert seat is not None
             agent.decide(s.observation(seat), s.legal_actions())
         counts.append(len(calls))
-    # The advanced level judges with noise and the default expert does not search; asked with
-    # search, the expert looks for a close call at every decision.
+    # The advanced level judges with noise and does not search, nor does the expert told search=0;
+    # with search, the expert looks for a close call at every decision.
     assert counts[0] == 0 and counts[1] == 0 and counts[2] == 3

@@ -15,9 +15,11 @@ them apart.  The search then plays each close option out over the same sampled *
   an opponent whose style the game's scores show, the way it has been winning: only gin for a
   gin hunter, at the first chance for a quick knocker) and scored by the rules in play (layoffs,
   undercuts, the gin bonus, the wall);
-* each outcome counts in points (with the box bonus where the game pays one), or, where the game
-  pays only its win, by the chance of winning the game it gives
-  (:func:`ginrummy.agents.gamevalue.win_chance`, in points through the local slope);
+* where the game pays only its win (the EAAI scoring), each outcome counts by the chance of winning
+  the game it gives
+  (:func:`ginrummy.agents.gamevalue.win_chance`, in points through the local slope); where the
+  hand's points count (a box or game bonus) the search is off unless ``Params.search_points``, and
+  then counts points and the box bonus;
 * every option meets the same worlds (common random numbers), so the difference between two
   options is measured world by world.  The expert's own choice is kept unless another option is
   better on average by more than ``Params.search_z`` standard errors of that difference and by at
@@ -294,8 +296,8 @@ def search_close_call(
     seed: int | None,
 ) -> SearchResult | None:
     """Search the close options of one decision (see the module docstring); ``None`` when there is
-    no close call to search (or the variant is not a two-player game).  Reads nothing but the
-    observation."""
+    no close call to search, the variant is not a two-player game, or the hand's points count (a box
+    or game bonus) and ``Params.search_points`` is off.  Reads nothing but the observation."""
     if p.search <= 0:
         return None
     v = obs_variant(observation)
@@ -310,11 +312,15 @@ def search_close_call(
     k = Knowledge.from_observation(observation)
     if k.opp_hidden <= 0 or k.stock_size <= k.wall:
         return None
+    game = game_of(k, observation)
+    if game is None and not p.search_points:
+        return None
+    if not p.game_aware:
+        game = None
     rng = obs_rng(seed, observation, "search")
     worlds = sample_worlds(k, p, rng, p.search)
     rules = Rules.of(k)
     styles = _styles(k, observation, p)
-    game = game_of(k, observation) if p.game_aware else None
     util = _Utility(game, rules.box * p.box_weight, _mult(k, observation))
     scores: dict[Action, list[float]] = {a: [] for a in options}
     hand = k.hand
