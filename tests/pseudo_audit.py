@@ -121,6 +121,11 @@ KNOWN: list[tuple[str, str]] = [
         r"\b(classic|oklahoma|hollywood|three|solitaire|gin-solitaire) (—|·) ",
         "the variant's name beside its title: tui/start.py:81, the game screen's title tui/game.py:92 (layout)",
     ),
+    (
+        r"^\W*(classic|oklahoma|hollywood|three|solitaire|gin-solitaire): ⟦",
+        "the variant's name heading each saved game in the start screen's list: tui/start.py:151 (layout)",
+    ),
+    (r"⟦Your name⟧\s+You\b", "the start screen's default name You: data (docs/translating.md, Still in English)"),
 ]
 
 _WORD = re.compile(r"[A-Za-z]{2,}")

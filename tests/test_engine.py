@@ -43,6 +43,7 @@ from ginrummy.melds import best_defense, best_discards, is_meld, min_deadwood
 from ginrummy.options import VARIANTS, option_help
 from ginrummy.plain import score_lines
 from ginrummy.scoring import HollywoodSheet, game_final, three_rotation
+from pseudo_audit import plain as plain_text
 
 HANDS = 10_000  # per variant, in the slow test
 QUICK_HANDS = 1_000  # per variant, in the default run
@@ -736,7 +737,7 @@ def test_spades_double_boxes() -> None:
         assert boxed.boxes() == [w + e for w, e in zip(boxed.hands_won, extra, strict=True)]
         assert boxed.observation(0)["boxes"] == boxed.boxes() and "boxes" not in plain.observation(0)
         n = boxed.boxes()[1]
-        assert f"({n} box{'es' if n != 1 else ''})" in "\n".join(score_lines(boxed.observation(1)))
+        assert f"({n} box{'es' if n != 1 else ''})" in plain_text("\n".join(score_lines(boxed.observation(1))))
         bonus = boxed.options.box_bonus  # type: ignore[union-attr]
         # The shutout doubles the game bonus, not the boxes: the difference is the extra boxes alone.
         assert [b - p for b, p in zip(boxed.final_totals(), plain.final_totals(), strict=True)] == [

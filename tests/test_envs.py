@@ -20,6 +20,7 @@ pytest.importorskip("pettingzoo")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
+from ginrummy import i18n  # noqa: E402
 from ginrummy.actions import NUM_ACTIONS, Action  # noqa: E402
 from ginrummy.cards import CARDS, Card  # noqa: E402
 from ginrummy.engine import State  # noqa: E402
@@ -417,7 +418,8 @@ def test_doctests() -> None:
     import ginrummy.envs.gym_env
 
     for mod in (ginrummy.envs, ginrummy.envs.aec, ginrummy.envs.encoding, ginrummy.envs.gym_env):
-        result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
+        with i18n.using("en"):  # the examples are written in English (also in the pseudo-locale run)
+            result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
         assert result.failed == 0, mod.__name__
 
 

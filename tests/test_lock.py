@@ -27,6 +27,7 @@ from ginrummy.session import Session
 from ginrummy.store import DB_NAME, LEASE_SECONDS, GameInUse, Store
 
 sys.path.insert(0, str(Path(__file__).parent))
+from pseudo_audit import plain
 from test_resume_kill import Player, _move  # a play --plain subprocess, and a legal move
 
 
@@ -182,11 +183,11 @@ def test_serve_refuses_a_game_open_in_another_program(tmp_path: Path) -> None:
     _forge(data, "g-open", front_end="the terminal app")
     with TestClient(create_app(data, computer_delay=0, deal_seed=17), client=LOCAL, base_url=BASE) as tc:
         games = tc.get("/api/saved", headers={"host": BASE.split("//")[1]}).json()["games"]
-        assert games[0]["open_in"].startswith("the terminal app (process 4242 on elsewhere)")
+        assert plain(games[0]["open_in"]).startswith("the terminal app (process 4242 on elsewhere)")
         with connect(tc) as ws:
             reply = Client(ws).join_reply({"type": "resume", "game": "g-open"})
     assert reply["type"] == "error" and reply["code"] == "game_in_use"
-    assert "open in the terminal app (process 4242 on elsewhere)" in reply["message"]
+    assert "open in the terminal app (process 4242 on elsewhere)" in plain(reply["message"])
 
 
 # -- the terminal app ------------------------------------------------------------------------------
@@ -213,7 +214,9 @@ def test_the_terminal_app_does_not_resume_a_game_open_elsewhere(tmp_path: Path) 
             app.notify = lambda message, **kw: notes.append(str(message)) or real(message, **kw)  # type: ignore[method-assign]
             assert app.resume_game("busy") is None
             assert isinstance(app.screen, StartScreen)
-            assert any("open in the browser app (ginrummy serve) (process 4242 on elsewhere)" in n for n in notes)
+            assert any(
+                "open in the browser app (ginrummy serve) (process 4242 on elsewhere)" in plain(n) for n in notes
+            )
             await pilot.press("ctrl+r")  # the newest that is free
             await pilot.pause()
             assert isinstance(app.screen, GameScreen) and app.screen.game_id == "free"
@@ -272,8 +275,9 @@ def test_another_computers_lock_holds_while_renewed_then_lapses(tmp_path: Path) 
     _forge(tmp_path, "g", renewed=time.time() - LEASE_SECONDS / 2)
     lock = store.lock_of("g")
     assert lock is not None and not lock.here and lock.pid == 4242
-    with pytest.raises(GameInUse, match=r"open in play --plain \(process 4242 on elsewhere\) since "):
+    with pytest.raises(GameInUse) as caught:
         store.open_game("g")
+    assert "open in play --plain (process 4242 on elsewhere) since " in plain(str(caught.value))
     with pytest.raises(GameInUse):
         store.save_game("g", _game(6))  # nor overwritten
     with pytest.raises(GameInUse):
@@ -376,5 +380,5 @@ def test_the_owner_cannot_delete_a_game_open_in_another_program(tmp_path: Path) 
     _forge(data, "20250101-000000-aaaaaa")
     with TestClient(create_app(data, computer_delay=0, deal_seed=17), client=LOCAL, base_url=BASE) as tc:
         r = tc.delete("/api/saved/20250101-000000-aaaaaa", headers={"host": BASE.split("//")[1]})
-    assert r.status_code == 409 and "open in play --plain (process 4242 on elsewhere)" in r.json()["error"]
+    assert r.status_code == 409 and "open in play --plain (process 4242 on elsewhere)" in plain(r.json()["error"])
     assert [g.id for g in Store(data).saved_games()] == ["20250101-000000-aaaaaa"]

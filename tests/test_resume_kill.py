@@ -16,6 +16,7 @@ import pytest
 
 from ginrummy.plain import public_record
 from ginrummy.store import Store
+from pseudo_audit import shown
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 
@@ -55,7 +56,7 @@ class Player:
             with self._lock:
                 text = self.out[since:]
             if text.endswith("> "):
-                return text
+                return shown("play --plain", text)  # (audited in the pseudo-locale run; read as in English)
             if self.proc.poll() is not None:
                 break
             time.sleep(0.01)
