@@ -17,6 +17,7 @@ import pytest
 from ginrummy.i18n import using
 from ginrummy.statwords import chart_choices, chart_line
 from ginrummy.store import Store
+from pseudo_audit import plain
 from test_stats import _finished_session
 
 OPPONENTS = {"beginner": [2, 4, 6], "expert": [3, 5], "greedy": [7]}
@@ -37,7 +38,7 @@ def test_one_chart_over_all_games_then_one_per_opponent(tmp_path: Path) -> None:
     store.close()
     charts = chart_choices(st)
     assert [c["key"] for c in charts] == ["", "beginner", "expert", "greedy"]
-    assert [c["label"] for c in charts] == [
+    assert [plain(c["label"]) for c in charts] == [
         "all opponents",
         "against beginner (level)",
         "against expert (level)",
@@ -121,6 +122,7 @@ def test_the_page_gets_the_same_charts(tmp_path: Path) -> None:
         assert [c["values"] for c in lv] == [c["values"] for c in charts] and lv[0]["label"] != "all opponents"
 
 
+@pytest.mark.english("an English snapshot")
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 def test_snapshot_statistics_with_the_chart_of_one_opponent(
     tmp_path: Path, request: pytest.FixtureRequest, size: tuple[int, int]
