@@ -36,11 +36,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import Action
+from .agents.reasons import N_, NP_, Message, Value, ngettext
 from .agents.solitaire import PlannerAgent, SoloRules, rollout_value
 from .errors import RecordError
-from .i18n import _, ngettext
+from .i18n import _
 from .variants import solo_variants
-from .words import result_name
+from .words import RESULT_NAMES, reason_text
 
 __all__ = ["Analysis", "DecisionReview", "HandReview", "analyse_record", "analyse_state"]
 
@@ -158,35 +159,37 @@ class Analysis:
             "hands": [h.to_json() for h in self.hands],
         }
 
-    def summary(self) -> str:
-        """A few lines for people, in the current language (:mod:`ginrummy.i18n`)."""
+    def summary_messages(self) -> list[Message]:
+        """The few lines for people as data, one catalog message a line
+        (:mod:`ginrummy.agents.reasons`), worded for each reader by :func:`ginrummy.words.reason_text`
+        (or :func:`ginrummy.finish.analysis_lines`) in the reader's language."""
         if self.units == "points":
-            head = _(
+            head = N_(
                 "{decisions} decisions, {matches} as the planner plays (accuracy {accuracy}); "
-                "expected loss {loss} points."
-            )
-        else:
-            head = _(
-                "{decisions} decisions, {matches} as the planner plays (accuracy {accuracy}); "
-                "expected loss {loss} of gin chance."
-            )
-        lines = [
-            head.format(
+                "expected loss {loss} points.",
                 decisions=self.decisions,
                 matches=self.matches,
                 accuracy=f"{self.accuracy:.0%}",
                 loss=self._fmt(self.expected_loss),
             )
-        ]
+        else:
+            head = N_(
+                "{decisions} decisions, {matches} as the planner plays (accuracy {accuracy}); "
+                "expected loss {loss} of gin chance.",
+                decisions=self.decisions,
+                matches=self.matches,
+                accuracy=f"{self.accuracy:.0%}",
+                loss=self._fmt(self.expected_loss),
+            )
+        lines = [head]
         for h in self.hands:
             if h.expected is None:
                 continue
             lines.append(
-                _(
-                    "Hand {number}: {result}, result {actual}, expected {expected}, play cost {cost}, luck {luck}."
-                ).format(
+                N_(
+                    "Hand {number}: {result}, result {actual}, expected {expected}, play cost {cost}, luck {luck}.",
                     number=h.number,
-                    result=result_name(h.result),
+                    result=_result_name(h.result),
                     actual=self._fmt(h.actual),
                     expected=self._fmt(h.expected),
                     cost=self._fmt(h.loss),
@@ -200,9 +203,18 @@ class Analysis:
                     "Hand {hand}, after {draws} draws: played {played}, the planner prefers {best} (cost {cost}).",
                     "Hand {hand}, after {draws} draws: played {played}, the planner prefers {best} (cost {cost}).",
                     d.draws,
-                ).format(hand=d.hand, draws=d.draws, played=d.played, best=d.best, cost=self._fmt(d.loss))
+                    hand=d.hand,
+                    draws=d.draws,
+                    played=d.played,
+                    best=d.best,
+                    cost=self._fmt(d.loss),
+                )
             )
-        return "\n".join(lines)
+        return lines
+
+    def summary(self) -> str:
+        """:meth:`summary_messages` in words, in the current language (:mod:`ginrummy.i18n`)."""
+        return "\n".join(reason_text(m) for m in self.summary_messages())
 
     def _fmt(self, x: float, sign: bool = False) -> str:
         if self.units == "points":
@@ -306,6 +318,11 @@ def analyse_record(
             )
         )
     return out
+
+
+def _result_name(kind: str) -> Value:
+    """How a hand ended, named in each reader's words (:func:`ginrummy.words.result_name` as data)."""
+    return NP_("how a hand ended", RESULT_NAMES[kind]) if kind in RESULT_NAMES else kind
 
 
 def _expected(rules: SoloRules, obs: Mapping[str, Any], best: Action, best_v: float, rollouts: int, seed: int) -> float:

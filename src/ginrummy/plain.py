@@ -20,7 +20,7 @@ from typing import IO, Any
 from .actions import Action
 from .cards import Card, parse_cards
 from .errors import GinRummyError, IllegalAction, StoreError
-from .finish import file_finished_game, solitaire_analysis
+from .finish import analysis_lines, file_finished_game, solitaire_analysis
 from .i18n import N_, _, ngettext
 from .observe import Observation
 from .session import HUMAN, ComputerPlayerError, Session, make_session, public_record, viewer_seat
@@ -364,7 +364,7 @@ class PlainGame:
                 self.say(_("Analysis skipped."))
         if self.store is not None:
             self.store.finish_game(self.game_id, self.session, analysis)
-        for line in (analysis or {}).get("summary", []):
+        for line in analysis_lines(analysis):
             self.say(line)
         self.say(_("The game is over and filed in your history (ginrummy stats)."))
         return 0

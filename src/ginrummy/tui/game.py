@@ -16,7 +16,7 @@ from textual.worker import Worker
 
 from ..actions import Action
 from ..errors import GinRummyError, StoreError
-from ..finish import file_finished_game, solitaire_analysis
+from ..finish import analysis_lines, file_finished_game, solitaire_analysis
 from ..i18n import N_, _
 from ..session import ComputerPlayerError, Session
 from ..words import cannot_line, cut_lines, reason_text, result_name, takeback_line
@@ -159,7 +159,7 @@ class GameScreen(TableScreen):
                 if acc is not None
                 else ""
             )
-            self.analysis_lines = list(analysis.get("summary", []))
+            self.analysis_lines = analysis_lines(analysis)  # worded here, in the app's language
         self.update_view()
 
     def _computer_move(self) -> None:

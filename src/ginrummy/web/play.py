@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 from ..actions import Action
+from ..agents import reasons
 from ..errors import GinRummyError, IllegalAction, StoreError
 from ..i18n import N_, _, ngettext
 from ..store import Store
@@ -170,8 +171,10 @@ class TablePlay:
         except Exception:  # the analysis never loses the game
             log.exception("the analysis of game %s failed", table.game_id)
             analysis = None
-        # (worded in the language of the page whose move finished the game, as the analysis is)
-        analysis = analysis or {"error": "no analysis", "summary": [_("(No analysis of this game.)")]}
+        analysis = analysis or {
+            "error": "no analysis",
+            "summary": [reasons.to_json(reasons.N_("(No analysis of this game.)"))],  # worded per reader
+        }
         await self.saver.flush()  # the game is filed first (without analysis)...
         if analysis.get("accuracy") is not None:
             try:  # ...then with it

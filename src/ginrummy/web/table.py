@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from .. import i18n
 from ..agents import available_agents
 from ..engine import Cut
+from ..finish import analysis_lines
 from ..session import HUMAN, Session
 from ..variants import solo_variants
 from ..words import computer_failed, display_names, reason_text, result_lines
@@ -192,7 +193,7 @@ class Table:
         if self.analysing is not None or self.analysis is not None:
             # a finished solitaire: its accuracy and the analysis' lines for people (None: still working)
             a = self.analysis
-            info["analysis"] = None if a is None else {"accuracy": a.get("accuracy"), "summary": a.get("summary", [])}
+            info["analysis"] = None if a is None else {"accuracy": a.get("accuracy"), "summary": analysis_lines(a)}
         if seat == self.creator:
             info["invites"] = {str(k): v for k, v in sorted(self.invites.items())}
             info["replaceable"] = self.replaceable()

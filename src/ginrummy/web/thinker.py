@@ -65,12 +65,12 @@ def _decide_in_worker(
     return str(decision.action), decision.explanation
 
 
-def _analyse_in_worker(session: Session, lang: str = "en") -> dict[str, Any] | None:
-    """The solitaire post-game analysis, the terminal's own (:func:`ginrummy.finish.solitaire_analysis`)."""
+def _analyse_in_worker(session: Session) -> dict[str, Any] | None:
+    """The solitaire post-game analysis, the terminal's own (:func:`ginrummy.finish.solitaire_analysis`):
+    its summary is data, worded for each connection that shows it (:func:`ginrummy.finish.analysis_lines`)."""
     from ..finish import solitaire_analysis
 
-    with i18n.using(lang):
-        return solitaire_analysis(session)
+    return solitaire_analysis(session)
 
 
 def _advise_in_worker(variant: str, observation: Observation, legal: list[str]) -> dict[str, Any]:
@@ -186,7 +186,7 @@ class Thinker:
         if pool is not None:
             try:
                 loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(pool, _analyse_in_worker, session, i18n.current_language())
+                return await loop.run_in_executor(pool, _analyse_in_worker, session)
             except BrokenProcessPool:
                 log.error("the analysis' worker process died; thinking in the server from now on")
                 self.broken = True
