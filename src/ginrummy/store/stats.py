@@ -16,6 +16,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import OptionError
+from ..options import ThreeOptions
+from ..scoring import three_rotation
+from ..variants import find_variant
 from .finished import FinishedGame
 
 __all__ = ["HandOutcome", "hand_outcomes", "opponent_of", "summarise", "variant_stats"]
@@ -36,33 +40,79 @@ class HandOutcome:
     scored: int
     """The person's own points."""
     knocker: int | None
-    """The seat that knocked or went gin (None: nobody; or unknown for three-player games filed
-    before the knocker was kept)."""
+    """The seat that knocked or went gin (None: nobody, or unknown)."""
+    sat_out: bool = False
+    """Three-player Gin: the person was the sitter, who holds no cards and never scores (rules 2.2,
+    2.5): not a hand the person played, so in none of the per-hand figures."""
 
 
 def hand_outcomes(game: FinishedGame) -> list[HandOutcome]:
     """The hands of ``game`` as the person saw them.  The knocker comes from the summary filed with
-    the game (``knocker`` on each hand); for a two-seat game filed without it, it follows from who
-    scored (the knocker scores a gin or a knock, the defender an undercut)."""
+    the game (``knocker`` on each hand); for a game filed without it, it follows from who scored
+    (the knocker scores a gin or a knock, the defender an undercut; in three-player Gin, of the box
+    and the captain of that hand).  In three-player Gin each hand also says whether the person sat
+    it out as the sitter (:func:`three_roles`)."""
     p = game.player_seat
     hands = [h for h in game.summary.get("hands", ()) if isinstance(h, dict) and h.get("result") != "redeal"]
+    roles = three_roles(game)
     out = []
     for i, pts in enumerate(game.hand_points):
         info = hands[i] if i < len(hands) else {}
         result = str(info.get("result", ""))
         mine = pts[p] if p < len(pts) else 0
-        knocker = info.get("knocker") if "knocker" in info else _knocker_from_points(result, pts)
-        out.append(HandOutcome(i + 1, result, mine - (sum(pts) - mine), mine, knocker))
+        these = roles[i] if i < len(roles) else None
+        knocker = info.get("knocker") if "knocker" in info else _knocker_from_points(result, pts, these)
+        sat_out = these is not None and these[2] == p
+        out.append(HandOutcome(i + 1, result, mine - (sum(pts) - mine), mine, knocker, sat_out))
     return out
 
 
-def _knocker_from_points(result: str, pts: Sequence[int]) -> int | None:
-    if len(pts) != 2 or result not in (*GINS, "knock", "undercut"):
+def _scorer(pts: Sequence[int]) -> int | None:
+    """The one seat that scored in a hand (None: nobody did, or not one seat alone)."""
+    scorers = [i for i, x in enumerate(pts) if x > 0]
+    return scorers[0] if len(scorers) == 1 else None
+
+
+def _knocker_from_points(result: str, pts: Sequence[int], roles: tuple[int, int, int] | None = None) -> int | None:
+    if result not in (*GINS, "knock", "undercut"):
         return None
-    scorer = 0 if pts[0] > pts[1] else 1 if pts[1] > pts[0] else None
+    if roles is None and len(pts) != 2:
+        return None
+    scorer = _scorer(pts)
     if scorer is None:
         return None
-    return 1 - scorer if result == "undercut" else scorer
+    if result != "undercut":
+        return scorer
+    players = (0, 1) if roles is None else roles[:2]  # who held cards: both seats, or the box and the captain
+    return players[1] if scorer == players[0] else players[0]
+
+
+def three_roles(game: FinishedGame) -> list[tuple[int, int, int] | None]:
+    """Three-player Gin: each hand's roles (box, captain, sitter), from the first hand's (the
+    record's options ``first_box``, ``first_captain``, set by the cut) and the rotation after each
+    hand by who scored (rule 2.6, :func:`ginrummy.scoring.three_rotation`); None for every hand of
+    the other variants or of a record whose first roles cannot be read."""
+    unknown: list[tuple[int, int, int] | None] = [None] * len(game.hand_points)
+    try:
+        if not find_variant(game.variant).roles:
+            return unknown
+    except OptionError:  # a variant this version does not know
+        return unknown
+    options = game.record.get("options") if isinstance(game.record, dict) else None
+    options = options if isinstance(options, dict) else {}
+    box, captain = options.get("first_box", _THREE.first_box), options.get("first_captain", _THREE.first_captain)
+    if type(box) is not int or type(captain) is not int or box == captain or not {box, captain} <= {0, 1, 2}:
+        return unknown
+    roles = (box, captain, 3 - box - captain)
+    out: list[tuple[int, int, int] | None] = []
+    for pts in game.hand_points:
+        out.append(roles)
+        scorer = _scorer(pts)
+        roles = three_rotation(roles, "void" if scorer is None else "box" if scorer == roles[0] else "team")
+    return out
+
+
+_THREE = ThreeOptions()
 
 
 def opponent_of(game: FinishedGame) -> str:
@@ -90,8 +140,10 @@ def _streaks(wins: Iterable[bool]) -> dict[str, int]:
 def summarise(games: Sequence[FinishedGame]) -> dict[str, Any]:
     """The figures of some games (oldest first), JSON-ready:
 
-    ``games``, ``wins``, ``losses``, ``win_rate``, ``hands``; ``points_per_hand`` (the person's
-    points minus the opponents', per hand) and ``scored_per_hand`` (the person's own);
+    ``games``, ``wins``, ``losses``, ``win_rate``, ``hands`` (the hands the person played: in
+    three-player Gin not those sat out as the sitter, who holds no cards and never scores, counted
+    in ``sat_out``; every per-hand figure below counts the hands played only); ``points_per_hand``
+    (the person's points minus the opponents', per hand) and ``scored_per_hand`` (the person's own);
     ``running_average`` (points per hand over all games so far, one value per game) and
     ``game_averages`` (each game's own points per hand); ``gins`` (hands the person won by gin or
     big gin), ``big_gins``, ``knocks`` (hands the person knocked), ``undercuts`` (the person
@@ -108,6 +160,7 @@ def summarise(games: Sequence[FinishedGame]) -> dict[str, Any]:
         "losses": 0,
         "win_rate": 0.0,
         "hands": 0,
+        "sat_out": 0,
         "points_per_hand": 0.0,
         "scored_per_hand": 0.0,
         "running_average": [],
@@ -134,7 +187,9 @@ def summarise(games: Sequence[FinishedGame]) -> dict[str, Any]:
     for g in games:
         p = g.player_seat
         game_net = 0
-        outcomes = hand_outcomes(g)
+        every = hand_outcomes(g)
+        outcomes = [h for h in every if not h.sat_out]
+        s["sat_out"] += len(every) - len(outcomes)
         for h in outcomes:
             game_net += h.net
             scored_all += h.scored
