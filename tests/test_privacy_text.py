@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 
+import pseudo_audit
 from ginrummy.actions import Action
 from ginrummy.agents import Agent, Decision, register
 from ginrummy.cards import Card
@@ -35,6 +36,7 @@ from ginrummy.plain import PlainGame
 from ginrummy.session import ComputerPlayerError, Session, make_session
 from ginrummy.store import Store
 from ginrummy.words import clean_name, default_players, move_text, reason_text
+from pseudo_audit import plain, shown
 
 CARD = re.compile(r"(?:10|[A2-9TJQK])[cdhs]")
 CARDS_TOKEN = re.compile(r"(?:(?:10|[A2-9TJQK])[cdhs])+")
@@ -206,14 +208,14 @@ def test_the_log_keeps_a_draw_and_the_reasons_for_their_seat_only() -> None:
     own = session.move_text(draw, draw.seat)
     seen = session.move_text(draw, other)
     assert str(draw.drawn) in own and reason_text(draw.reason) in own
-    assert seen == f"{session.names[draw.seat]} draws from the stock"
+    assert plain(seen) == f"{session.names[draw.seat]} draws from the stock"
     assert session.move_text(draw, None) == seen
     mover = session.names[draw.seat]
-    assert not [line for line in session.reasons_text(other) if line.startswith((mover + ":", mover + ","))]
+    assert not [line for line in map(plain, session.reasons_text(other)) if line.startswith((mover + ":", mover + ","))]
     # a take names the card taken (public), with no reason for the other seat
     while not session.state.is_hand_over:
         session.computer_step()
-    theirs = [line for line in session.reasons_text(other) if line.startswith((mover + ":", mover + ","))]
+    theirs = [line for line in map(plain, session.reasons_text(other)) if line.startswith((mover + ":", mover + ","))]
     assert bool(theirs) == session.hands_shown()  # the review, when the hands were shown
 
 
@@ -234,7 +236,7 @@ def test_names_are_escaped_and_the_same_everywhere() -> None:
     assert default_players("three", ["human", "expert", "expert"]) == ["You", "Expert", "Expert 2"]
     assert default_players("classic", ["human", "human"]) == ["Player 1", "Player 2"]
     text = move_text(["Eve\u202e", "B"], 0, Action.parse("discard 7h"), viewer=1)
-    assert text == "Eve\\u202e discards 7h"
+    assert plain(text) == "Eve\\u202e discards 7h"
 
 
 # ------------------------------------------------------------------------------------ failures
@@ -504,6 +506,8 @@ def test_terminal_app_reports_a_failing_computer_without_its_cards(
     from ginrummy.tui.app import GinRummyApp
     from ginrummy.tui.screens import GameScreen
 
+    pseudo_audit.AUDIT.data.update(FAILING_AGENT.capitalize().split("-"))  # its seat's name: data
+
     shown: list[str] = []
     original_notify = App.notify
 
@@ -597,7 +601,7 @@ def test_a_shared_terminal_tells_moves_without_the_drawn_card(tmp_path: Path) ->
     out = io.StringIO()
     game = PlainGame(session, Store(tmp_path), "g1", inp=Moves(session), out=out, analyse=False)
     assert game.run() == 0
-    lines = out.getvalue().splitlines()
+    lines = shown("plain mode", out.getvalue()).splitlines()
     draws = [line for line in lines if "draws from the stock" in line]
     assert draws and all(line.rstrip(".").endswith("draws from the stock") for line in draws), draws[:3]
     assert not any(line.startswith("> You ") for line in lines)  # nobody is "you" at a shared terminal

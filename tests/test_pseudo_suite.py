@@ -25,11 +25,21 @@ ROOT = TESTS.parent
 MODULES = [
     "test_cli.py",
     "test_deadwood_cli.py",
+    "test_envs.py",
+    "test_i18n_reasons.py",
+    "test_lock.py",
+    "test_melds.py",
     "test_plain.py",
     "test_plain_choices.py",
+    "test_replay_file.py",
+    "test_resume_kill.py",
+    "test_rules_examples.py",
     "test_session.py",
     "test_stats.py",
+    "test_store.py",
+    "test_variants.py",
     "test_web.py",
+    "test_web_replay_file.py",
 ]
 
 

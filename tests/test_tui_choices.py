@@ -16,6 +16,7 @@ from ginrummy.cards import Card, CardSet, full_pack
 from ginrummy.errors import StoreError
 from ginrummy.session import HUMAN, Session, make_session
 from ginrummy.store import Store
+from pseudo_audit import plain
 
 pytest.importorskip("textual")
 
@@ -109,7 +110,7 @@ def test_the_defender_chooses_the_layoffs_with_l(tmp_path: Path) -> None:
     s.play_computer(1, "knock Kc")
 
     async def body(pilot: Any, screen: GameScreen, store: Store) -> None:
-        result = str(screen.query_one("#result").render())
+        result = plain(str(screen.query_one("#result").render()))
         assert "Choose your layoffs" in result and "7♥h" in result
         await select(pilot, screen, "8h")
         await pilot.press("l")  # 8h cannot go before 7h: nothing changes
@@ -121,7 +122,7 @@ def test_the_defender_chooses_the_layoffs_with_l(tmp_path: Path) -> None:
         r = s.state.hand_result
         assert r is not None and sorted(map(str, r.laid_off)) == ["7h", "8h"]
         await pilot.pause()
-        result = str(screen.query_one("#result").render())
+        result = plain(str(screen.query_one("#result").render()))
         assert "lay off 7♥h 8♥h" in result and "Choose your layoffs" not in result
         assert not screen.layoff_cards() and not screen.query_one("#act-layoff").display
 
@@ -194,7 +195,7 @@ def test_a_new_game_from_the_start_screen_shows_the_cut(tmp_path: Path) -> None:
             assert isinstance(screen, GameScreen)
             cut = screen.session.first_cut
             assert cut is not None
-            text = log_text(screen)
+            text = plain(log_text(screen))
             assert "The cut: You " in text and "first." in text
             await pilot.press("n")
             await wait_for(lambda: screen.session.state.hand_number == 1)
@@ -238,7 +239,7 @@ def test_the_replay_viewer_steps_through_a_finished_game(tmp_path: Path) -> None
             await pilot.press("left")
             assert viewer.position == 1
             await pilot.press("end")
-            last = str(viewer.query_one("#replay-step").render())
+            last = plain(str(viewer.query_one("#replay-step").render()))
             assert viewer.position == len(viewer.steps) - 1 and "Totals: You " in last
             assert viewer.steps[-1].totals == tuple(s.state.totals)
             await pilot.press("pageup")  # the start of the last hand
@@ -327,6 +328,7 @@ async def _settle(pilot: Any) -> None:
     await pilot.wait_for_scheduled_animations()
 
 
+@pytest.mark.english("an English snapshot")
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 def test_snapshot_replay_viewer(tmp_path: Path, request: pytest.FixtureRequest, size: tuple[int, int]) -> None:
     snap_compare = _snap(request)
@@ -343,6 +345,7 @@ def test_snapshot_replay_viewer(tmp_path: Path, request: pytest.FixtureRequest, 
     assert snap_compare(app, terminal_size=size, run_before=before)
 
 
+@pytest.mark.english("an English snapshot")
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 def test_snapshot_choosing_the_spread(tmp_path: Path, request: pytest.FixtureRequest, size: tuple[int, int]) -> None:
     snap_compare = _snap(request)
