@@ -606,7 +606,7 @@ def test_the_rules_in_each_language_follow_the_rule_book(lang: str) -> None:
         for section in find_variant(v).rule_sections:
             assert section in their_heads
     # shipped in the package beside the English rule book, for the apps' rules dialogs
-    assert (PACKAGE / "web" / "docs" / f"rules.{lang}.md").read_text(encoding="utf-8") == translated
+    assert (PACKAGE / "books" / f"rules.{lang}.md").read_text(encoding="utf-8") == translated
 
 
 ENGINE_LINES = [  # one of every form engine.py writes (names as the engine writes them)

@@ -80,7 +80,10 @@ def test_the_terminal_chart_follows_the_opponent_chosen(tmp_path: Path) -> None:
     async def run() -> None:
         app = GinRummyApp(computer_delay=0, deal_seed=1, store=store)
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
+            from ginrummy.tui.start import StartScreen
+
+            # the start screen first: pushed before it is up, the statistics could end up under it
+            await wait_for(lambda: isinstance(app.screen, StartScreen) and bool(app.screen.query("#seats Select")))
             app.push_screen(StatsScreen())
             await wait_for(lambda: bool(app.screen.query("#chart-classic-spark")))
             screen = app.screen
@@ -91,6 +94,8 @@ def test_the_terminal_chart_follows_the_opponent_chosen(tmp_path: Path) -> None:
             assert [label for label, _ in choice._options] == [c["label"] for c in charts]
             assert list(spark.data or []) == charts[0]["values"]
             assert str(line.render()) == charts[0]["line"]
+            await wait_for(lambda: choice.is_mounted)
+            await pilot.pause()  # the list's own start (its first value, posted when it mounts) handled first
             choice.focus()
             choice.value = 2  # against the expert
             await wait_for(lambda: list(spark.data or []) == charts[2]["values"])
@@ -141,14 +146,24 @@ def test_snapshot_statistics_with_the_chart_of_one_opponent(
     expert = chart_choices(store.stats()["classic"])[2]["values"]
 
     async def before(pilot: Any) -> None:
+        from ginrummy.tui.start import StartScreen
+
+        # the start screen first: pushed before it is up, the statistics could end up under it
+        await wait_for(
+            lambda: isinstance(pilot.app.screen, StartScreen) and bool(pilot.app.screen.query("#seats Select"))
+        )
         pilot.app.push_screen(StatsScreen())
         await wait_for(lambda: bool(pilot.app.screen.query("#chart-classic-spark")))
         screen = pilot.app.screen
+        # the list's own start (its first value, posted when it mounts) handled before choosing
+        await wait_for(lambda: screen.query_one("#chart-classic", Select).is_mounted)
+        await pilot.pause()
         screen.query_one("#chart-classic", Select).value = 2  # against the expert
         await wait_for(lambda: list(screen.query_one("#chart-classic-spark", Sparkline).data or []) == expert)
         screen.query_one("#chart-classic", Select).scroll_visible(animate=False)
-        for _ in range(5):
-            await pilot.pause(0.05)
+        for _ in range(4):  # every re-render settled (no time waited)
+            await pilot.pause()
+        await pilot.wait_for_scheduled_animations()
 
     app = GinRummyApp(computer_delay=0, deal_seed=1, store=store)
     assert snap_compare(app, terminal_size=size, run_before=before)

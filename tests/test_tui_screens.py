@@ -153,3 +153,34 @@ def test_v_shows_the_discard_pile_oldest_first(tmp_path: Path) -> None:
             assert app.screen is game
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize("speak", ["lv"], indirect=True)
+def test_r_shows_the_rules_of_the_variant_in_play(speak: str, tmp_path: Path) -> None:
+    """The rules one key away (r in a game, f2 on the start screen): the rule book's sections of
+    the variant in play, in the language in effect (as the page's Rules dialog); r or Esc closes."""
+    from textual.widgets import Markdown
+
+    from ginrummy.rulebook import rules_markdown, variant_rules
+    from ginrummy.tui.dialogs import RulesScreen
+    from ginrummy.tui.game import GameScreen
+
+    scenario = SCENARIOS["rules"]
+
+    async def run() -> None:
+        app = scenario.app(tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await scenario.before(pilot)
+            dialog = app.screen
+            assert isinstance(dialog, RulesScreen) and dialog.variant == "oklahoma"
+            shown = dialog.query_one(Markdown)
+            assert shown.source == rules_markdown("oklahoma", "lv")
+            titles = [s["title"] for s in variant_rules("oklahoma", "lv")["sections"]]
+            assert len(titles) >= 3 and all(f"## {t}" in shown.source for t in titles)
+            assert shown.source != rules_markdown("oklahoma", "en")  # the Latvian book, not the English
+            assert "Kopīgās definīcijas" in shown.source
+            await pilot.press("r")
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen)
+
+    asyncio.run(run())

@@ -1,4 +1,4 @@
-"""The rules one key away: ``ginrummy.web.rulebook`` reads docs/rules.md (shipped in the package
+"""The rules one key away: ``ginrummy.rulebook`` reads docs/rules.md (shipped in the package
 as a link to that very file) and gives each variant its sections."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ginrummy.options import VARIANTS
-from ginrummy.web.rulebook import RULES_FILE, section_ids, variant_rules
+from ginrummy.rulebook import RULES_FILE, section_ids, variant_rules
 
 
 def test_the_packaged_rule_book_is_docs_rules_md() -> None:

@@ -253,8 +253,10 @@ async def _spread(pilot: Any) -> None:
     key = "1234567890-"[screen.order.index("Kc")]
     if screen.selected != "Kc":
         await pilot.press("minus" if key == "-" else key)
+    await settle(pilot)  # the table's own scrolling done before the dialog covers it (else it varies)
     await pilot.press("k")
     await until(lambda: isinstance(pilot.app.screen, SpreadScreen))
+    await settle(pilot)
 
 
 async def _help_in_game(pilot: Any) -> None:
@@ -262,6 +264,20 @@ async def _help_in_game(pilot: Any) -> None:
 
     await pilot.press("question_mark")
     await until(lambda: isinstance(pilot.app.screen, HelpScreen))
+
+
+async def _rules_in_game(pilot: Any) -> None:
+    from ginrummy.tui.dialogs import RulesScreen
+
+    await pilot.press("r")
+    await until(lambda: isinstance(pilot.app.screen, RulesScreen))
+    await settle(pilot)
+
+
+async def _start_rules(pilot: Any) -> None:
+    from ginrummy.tui.dialogs import RulesScreen
+
+    await _press_on_start(pilot, "f2", RulesScreen)
 
 
 async def _notice(pilot: Any) -> None:
@@ -374,6 +390,8 @@ SCENARIOS: dict[str, Scenario] = {
     "notice": _opened("classic", [HUMAN, "greedy"], 5, _notice),
     "discards": _opening(_discards_session, _discards),
     "keys": _opened("classic", [HUMAN, "greedy"], 5, _help_in_game),
+    "rules": _opened("oklahoma", [HUMAN, "greedy"], 5, _rules_in_game),
+    "start-rules": Scenario("the rules of the variant chosen, from the start screen (f2)", _app, _start_rules),
     "hand-over": _hand_over("classic", [HUMAN, "greedy"], 30),
     "hand-over-three": _hand_over("three", [HUMAN, "greedy", "greedy"], 30),
     "layoffs": _opening(layoffs_session),

@@ -13,7 +13,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Header, Markdown, Static
 
+from .. import i18n
 from ..i18n import N_, _
+from ..rulebook import rules_markdown
+from ..words import variant_title
 from .common import host, speak_keys
 
 __all__ = ["KEYS_EXTRA", "KEYS_HELP", "KEYS_MORE", "ConfirmScreen", "DiscardsScreen", "HelpScreen", "StoreErrorScreen"]
@@ -67,6 +70,7 @@ On the start screen: ctrl+y replays a finished game (← → a move, PgUp PgDn a
 KEYS_EXTRA = N_(
     "v shows the discard history: the cards of the discard pile, oldest first (in the solitaires, the discards)."
 )
+KEYS_RULES = N_("r in a game, or f2 on the start screen, shows the rules of the variant.")
 
 
 class DiscardsScreen(ModalScreen[None]):
@@ -124,9 +128,39 @@ class HelpScreen(ModalScreen[None]):
             yield Markdown(_(KEYS_HELP))
             yield Markdown(_(KEYS_MORE))
             yield Markdown(_(KEYS_EXTRA))
+            yield Markdown(_(KEYS_RULES))
             yield Button(_("Close (Esc)"), id="close-help")
 
     @on(Button.Pressed, "#close-help")
+    def close(self) -> None:
+        self.app.pop_screen()
+
+
+class RulesScreen(ModalScreen[None]):
+    """The rules of a variant (r in a game, f2 on the start screen): the rule book's sections of the
+    variant and its options table, in the language in effect (``ginrummy.rulebook``, as the page's
+    Rules dialog).  Esc or r closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.pop_screen", N_("Close")),
+        Binding("r", "app.pop_screen", N_("Close"), show=False),
+    ]
+
+    def __init__(self, variant: str) -> None:
+        super().__init__()
+        self.variant = variant
+        speak_keys(self)
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="rulebook"):
+            yield Static(Text(_("Rules: {game}").format(game=variant_title(self.variant)), style="bold"))
+            yield Markdown(rules_markdown(self.variant, i18n.current_language()))
+            yield Button(_("Close (Esc)"), id="close-rules")
+
+    def on_mount(self) -> None:
+        self.query_one("#rulebook", VerticalScroll).focus()  # the arrow keys and PgUp/PgDn scroll it
+
+    @on(Button.Pressed, "#close-rules")
     def close(self) -> None:
         self.app.pop_screen()
 

@@ -22,7 +22,7 @@ from ..session import ComputerPlayerError, Session
 from ..words import cannot_line, cut_lines, reason_text, result_name, takeback_line
 from .choose import SpreadScreen
 from .common import SOLO, host, speak_keys
-from .dialogs import DiscardsScreen, HelpScreen
+from .dialogs import DiscardsScreen, HelpScreen, RulesScreen
 from .table import TableScreen
 from .widgets import KEY_LABELS, HandView, PileView
 
@@ -49,6 +49,7 @@ class GameScreen(TableScreen):
         Binding("m", "group", N_("Group melds"), show=False),
         Binding("c", "scores", N_("Scores")),
         Binding("v", "discards", N_("Discards")),
+        Binding("r", "rules", N_("Rules"), show=False),
         Binding("left", "move(-1)", "←", show=False),
         Binding("right", "move(1)", "→", show=False),
         Binding("f", "app.toggle_display('four_colour')", "4 colours", show=False),
@@ -467,6 +468,9 @@ class GameScreen(TableScreen):
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
+
+    def action_rules(self) -> None:
+        self.app.push_screen(RulesScreen(self.obs()["variant"]))
 
     def action_discards(self) -> None:
         """The discard history: the pile oldest first (the solitaires: their discards)."""

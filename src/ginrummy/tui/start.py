@@ -21,9 +21,9 @@ from ..i18n import N_, _, ngettext, pgettext
 from ..options import option_help, options_for
 from ..session import HUMAN, make_session
 from ..variants import seats_of, variant_names
-from ..words import default_players, display_names, variant_title
+from ..words import default_players, display_name, display_names, variant_title
 from .common import SOLO, fmt, host, level_text, speak_keys
-from .dialogs import ConfirmScreen, HelpScreen
+from .dialogs import ConfirmScreen, HelpScreen, RulesScreen
 from .replay import HistoryScreen
 from .settings import load_settings, save_settings
 from .stats import StatsScreen
@@ -57,6 +57,7 @@ class StartScreen(Screen[None]):
         Binding("ctrl+d", "delete_saved", N_("Delete saved game"), show=False),
         Binding("ctrl+l", "language", N_("Language"), show=False, priority=True),
         Binding("f1", "help", N_("Keys")),
+        Binding("f2", "rules", N_("Rules")),
         Binding("ctrl+q", "app.quit", N_("Quit"), priority=True),
     ]
 
@@ -88,7 +89,15 @@ class StartScreen(Screen[None]):
                 )
             with Horizontal(classes="row"):
                 yield Label(_("Your name"), classes="label")
-                yield Input(value=self.settings.get("name", "You"), id="name", max_length=20, compact=True)
+                # the default name is ginrummy's "You", shown in the screen's language (it is filed in English)
+                saved = self.settings.get("name", "You")
+                yield Input(
+                    value="" if saved == "You" else saved,
+                    placeholder=display_name("You"),
+                    id="name",
+                    max_length=20,
+                    compact=True,
+                )
             yield Vertical(id="seats")
             with Collapsible(title=_("Rules options (the rule book's defaults; open to change them)"), id="rules"):
                 yield Vertical(id="options")
@@ -386,6 +395,10 @@ class StartScreen(Screen[None]):
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
+
+    def action_rules(self) -> None:
+        """The rules of the variant chosen in the list."""
+        self.app.push_screen(RulesScreen(self.variant))
 
     def action_language(self) -> None:
         """The next language (English, Korean, Latvian), remembered in the data directory's settings

@@ -42,6 +42,7 @@ from ..errors import GinRummyError, RecordError, StoreError
 from ..i18n import N_
 from ..names import safe_display_name
 from ..options import option_help
+from ..rulebook import variant_rules
 from ..statwords import chart_choices, opponent_sections, stats_lines
 from ..store import Store
 from ..variants import VARIANTS, variant_names
@@ -63,7 +64,6 @@ from .protocol import (
 )
 from .quotas import ClientQuotas, Quotas
 from .replay import MAX_RECORD_BYTES, record_frames, replay_frames
-from .rulebook import variant_rules
 from .table import Table, default_opponent, default_player
 from .tables import CUT_OPTIONS, TableManager
 

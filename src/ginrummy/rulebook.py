@@ -1,9 +1,9 @@
-"""The rules of a variant for the browser's **Rules** dialog, read from ``docs/rules.md`` (shipped in
-the package as ``web/docs/rules.md``, a link to the very file; in Korean and Latvian
+"""The rules of a variant for both apps' **Rules** dialogs, read from ``docs/rules.md`` (shipped in
+the package as ``books/rules.md``, a link to the very file; in Korean and Latvian
 ``rules.ko.md`` and ``rules.lv.md``, whose sections 0-4 carry the same numbers, the options tables
 of section 5 coming from the English book): the common definitions, the
 variant's sections and its options table, as headings, paragraphs, lists and tables of text (the
-page draws them without HTML)."""
+page draws them without HTML; the terminal as Markdown, :func:`rules_markdown`)."""
 
 from __future__ import annotations
 
@@ -12,15 +12,15 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .. import i18n
-from ..i18n import _
-from ..options import option_help
-from ..variants import find_variant
-from ..words import variant_title
+from . import i18n
+from .i18n import _
+from .options import option_help
+from .variants import find_variant
+from .words import variant_title
 
-__all__ = ["RULES_FILE", "rules_file", "section_ids", "variant_rules"]
+__all__ = ["RULES_FILE", "rules_file", "rules_markdown", "section_ids", "variant_rules"]
 
-RULES_FILE = Path(__file__).parent / "docs" / "rules.md"
+RULES_FILE = Path(__file__).parent / "books" / "rules.md"
 
 _HEADING = re.compile(r"^(#{2,4})\s+(.*)$")
 _NUMBER = re.compile(r"^(\d+[a-z]?)\.\s")
@@ -138,3 +138,23 @@ def variant_rules(variant: str, lang: str = "en") -> dict[str, Any]:
             title, lines = found
             out.append({"id": key, "title": title, "blocks": _blocks(lines)})
     return {"variant": variant, "source": f"docs/{path.name}", "sections": out}
+
+
+def rules_markdown(variant: str, lang: str = "en") -> str:
+    """The rules of ``variant`` (:func:`variant_rules`) as one Markdown text, for the terminal's
+    Rules dialog: a heading a section, its paragraphs, lists and tables."""
+    out: list[str] = []
+    for section in variant_rules(variant, lang)["sections"]:
+        out.append(f"## {section['title']}\n")
+        for block in section["blocks"]:
+            if block["type"] == "p":
+                out.append(block["text"] + "\n")
+            elif block["type"] == "ul":
+                out.append("\n".join(f"- {item}" for item in block["items"]) + "\n")
+            else:
+                rows = block["rows"]
+                width = max(len(r) for r in rows)
+                lines = ["| " + " | ".join([*r, *[""] * (width - len(r))]) + " |" for r in rows]
+                lines.insert(1, "|" + " --- |" * width)
+                out.append("\n".join(lines) + "\n")
+    return "\n".join(out)
