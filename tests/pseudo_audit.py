@@ -115,7 +115,7 @@ KNOWN: list[tuple[str, str]] = [
         r"^\s*\d+(\.\d+)*\.? [A-Z]",
         "the rule book's text on the page in xx: docs/rules.md, translated whole as rules.{ko,lv}.md (a document)",
     ),
-    (r"^[a-z_]+ {3,}\S", "the start screen's options table: option names and values (docs: not translated)"),
+    (r"^[\s│┃▏▕]*[a-z_]+ {3,}\S", "the start screen's options table: option names and values (docs: not translated)"),
     (r"\^p palette", "Textual's own command palette in the footer (docs/translating.md, Still in English)"),
     (
         r"\b(classic|oklahoma|hollywood|three|solitaire|gin-solitaire) (—|·) ",
@@ -148,7 +148,24 @@ _OTHER_LANGUAGE = re.compile(r"[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318fāčēģ�
 DATA_WORDS = frozenset(
     {"ginrummy", "English", "stdin"}  # stdin: the file name of standard input (commands/replay.py:56, verify.py:41)
     | {"esc", "ctrl", "shift", "tab", "enter", "space", "F1"}  # keys, as the keyboard names them
-    | {"Ann", "Anna", "Bob", "Eve", "Lee", "Zoë", "Zo", "xeb", "Bo", "Ada", "Bea", "Cy", "Tui", "test", "latviešu"}
+    | {
+        "Ann",
+        "Anna",
+        "Bob",
+        "Eve",
+        "Lee",
+        "Zoë",
+        "Zo",
+        "xeb",
+        "Bo",
+        "Ada",
+        "Bea",
+        "Cy",
+        "Tui",
+        "test",
+        "latviešu",
+        "Kim",
+    }
     # (names the tests give players, the languages' names in themselves)
 )
 

@@ -17,6 +17,7 @@ from ginrummy.melds import best_discards, min_deadwood
 from ginrummy.options import VARIANTS
 from ginrummy.store import DB_NAME, Store
 from ginrummy.words import you_grammar
+from pseudo_audit import plain
 
 pytest.importorskip("textual")
 
@@ -178,7 +179,7 @@ def test_full_hand_of_every_variant_by_keys(tmp_path: Path, variant: str) -> Non
             screen = await play_one_hand(pilot, app)
             obs = screen.obs()
             assert obs["result"]["explanation"]
-            result_text = str(screen.query_one("#result").render())
+            result_text = plain(str(screen.query_one("#result").render()))
             assert you_grammar(obs["result"]["explanation"][-1]) in result_text
             fair = str(screen.query_one("#fair").render())
             assert "seed revealed" in fair and obs["revealed_seed"] in fair.replace("\n", "")
@@ -371,8 +372,8 @@ def test_hint_and_the_sitters_advice(tmp_path: Path) -> None:
             advice = str(screen.query_one("#captain").render())
             assert "(the sitter) suggests:" in advice
             await pilot.press("h")
-            assert screen.message.startswith("Hint: ")
-            best = screen.message.removeprefix("Hint: ").split(" — ")[0].split("  (")[0]
+            assert plain(screen.message).startswith("Hint: ")
+            best = plain(screen.message).removeprefix("Hint: ").split(" — ")[0].split("  (")[0]
             assert best in obs["legal_actions"]
 
     asyncio.run(run())
@@ -441,11 +442,13 @@ def _snap(request: pytest.FixtureRequest) -> Any:
         pytest.skip("pytest-textual-snapshot is not installed")
 
 
+@pytest.mark.english("an English snapshot")
 def test_snapshot_start_screen(tmp_path: Path, request: pytest.FixtureRequest) -> None:
     snap_compare = _snap(request)
     assert snap_compare(make_app(tmp_path), terminal_size=SIZE)
 
 
+@pytest.mark.english("an English snapshot")
 def test_snapshot_classic_mid_hand(tmp_path: Path, request: pytest.FixtureRequest) -> None:
     snap_compare = _snap(request)
 
@@ -465,6 +468,7 @@ def test_snapshot_classic_mid_hand(tmp_path: Path, request: pytest.FixtureReques
     assert snap_compare(make_app(tmp_path, "classic", deal_seed=5), terminal_size=SIZE, run_before=before)
 
 
+@pytest.mark.english("an English snapshot")
 def test_snapshot_classic_mid_hand_80x24(tmp_path: Path, request: pytest.FixtureRequest) -> None:
     """The game screen on the smallest supported terminal (the same position as at 120x40)."""
     snap_compare = _snap(request)
@@ -484,6 +488,7 @@ def test_snapshot_classic_mid_hand_80x24(tmp_path: Path, request: pytest.Fixture
     assert snap_compare(make_app(tmp_path, "classic", deal_seed=5), terminal_size=(80, 24), run_before=before)
 
 
+@pytest.mark.english("an English snapshot")
 def test_snapshot_solitaire_four_colour(tmp_path: Path, request: pytest.FixtureRequest) -> None:
     snap_compare = _snap(request)
 
@@ -495,6 +500,7 @@ def test_snapshot_solitaire_four_colour(tmp_path: Path, request: pytest.FixtureR
     assert snap_compare(app, terminal_size=SIZE, run_before=before)
 
 
+@pytest.mark.english("an English snapshot")
 def test_snapshot_hand_over_three_players(tmp_path: Path, request: pytest.FixtureRequest) -> None:
     snap_compare = _snap(request)
 
@@ -505,6 +511,7 @@ def test_snapshot_hand_over_three_players(tmp_path: Path, request: pytest.Fixtur
     assert snap_compare(make_app(tmp_path, "three", deal_seed=30), terminal_size=SIZE, run_before=before)
 
 
+@pytest.mark.english("an English snapshot")
 def test_snapshot_bad_database(tmp_path: Path, request: pytest.FixtureRequest) -> None:
     snap_compare = _snap(request)
     fixed = Path("/tmp/ginrummy-snapshot-bad-db")  # a fixed path: the message names the file
@@ -715,7 +722,7 @@ def test_ctrl_d_asks_before_deleting_a_game_in_progress(tmp_path: Path) -> None:
 
 def test_keys_that_cannot_act_say_why(tmp_path: Path) -> None:
     def said(app: GinRummyApp, text: str) -> bool:
-        return any(text in str(n.message) for n in app._notifications)
+        return any(text in plain(str(n.message)) for n in app._notifications)  # (as in English)
 
     async def run() -> None:
         app = make_app(tmp_path, "classic", seats=["human", "greedy"], deal_seed=30)
