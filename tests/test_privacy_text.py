@@ -417,6 +417,21 @@ def test_terminal_app_whole_games(variant: str, tmp_path: Path, monkeypatch: pyt
 
 
 # ------------------------------------------------------------------------------------ the browser's tables
+# Keys of a web message that hold no text for people: the observation (audited on its own), the
+# cut for the first deal (dealt face up: its cards are public), and random identifiers (game ids,
+# seat tokens, invitation links: '...-9d8d5d' names no card).
+NOT_TEXT = ("obs", "cut", "game", "token", "invite", "invites", "deleted")
+
+
+def message_strings(value: Any) -> list[str]:
+    """Every string of a web message a person may read (what :data:`NOT_TEXT` names left out)."""
+    if isinstance(value, dict):
+        return [s for k, v in value.items() if k not in NOT_TEXT for s in message_strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in message_strings(v)]
+    return [value] if isinstance(value, str) else []
+
+
 def test_web_tables_messages_and_failures(tmp_path: Path) -> None:
     pytest.importorskip("starlette")
     from ginrummy.web.tables import TableManager
@@ -427,17 +442,6 @@ def test_web_tables_messages_and_failures(tmp_path: Path) -> None:
 
         def send(self, msg: dict[str, Any]) -> None:
             self.sent.append(msg)
-
-    NOT_TEXT = ("obs", "cut", "game", "token", "invite", "invites", "deleted")
-
-    def strings(value: Any) -> list[str]:
-        if isinstance(value, dict):
-            # (the cut for the first deal is dealt face up: its cards are public; game ids, seat
-            # tokens and invitation links are random identifiers, not text: '...-9d8d5d' names no card)
-            return [s for k, v in value.items() if k not in NOT_TEXT for s in strings(v)]
-        if isinstance(value, list):
-            return [s for v in value for s in strings(v)]
-        return [value] if isinstance(value, str) else []
 
     async def run() -> None:
         for variant in VARIANTS:
@@ -454,7 +458,7 @@ def test_web_tables_messages_and_failures(tmp_path: Path) -> None:
                     if table.driver is not None:
                         await table.driver
                     for msg in conn.sent:
-                        for text in strings(msg):
+                        for text in message_strings(msg):
                             auditor.check(s, seat, text, f"web {msg.get('type')}")
                     conn.sent.clear()
                     if s.state.is_terminal:
@@ -488,7 +492,7 @@ def test_web_tables_messages_and_failures(tmp_path: Path) -> None:
             assert "failed" in str(table.public(seat).get("failure", ""))
             auditor = Auditor()
             for msg in conn.sent:
-                for text in strings(msg):
+                for text in message_strings(msg):
                     auditor.check(table.session, seat, text, "web failure")
             auditor.assert_clean()
         finally:
