@@ -22,7 +22,6 @@ from test_web_browser import (  # the same server, browser and page helpers
     TIMEOUT,
     Page,
     Server,
-    _free_port,
     _history,
     axe_problems,
     chromium_browser,  # noqa: F401 (the shared fixture 'browser')
@@ -41,8 +40,8 @@ def serve(tmp_path: Path, seed: int, history: bool = False) -> tuple[Server, str
     from the server's seed and the number of games it made)."""
     if history:
         _history(tmp_path)
-    port = _free_port()
-    return Server(tmp_path, port, deal_seed=seed), f"http://127.0.0.1:{port}"
+    server = Server(tmp_path, deal_seed=seed)
+    return server, server.url
 
 
 class Phone(Page):

@@ -80,7 +80,7 @@ def _history(data_dir: Path) -> None:
 class Server:
     """uvicorn serving the app in a thread on a loopback port."""
 
-    def __init__(self, data_dir: Path, port: int, **options: Any) -> None:
+    def __init__(self, data_dir: Path, port: int = 0, **options: Any) -> None:
         import uvicorn
 
         from ginrummy.web import create_app
@@ -98,19 +98,24 @@ class Server:
             if time.time() > deadline or not self.thread.is_alive():
                 raise RuntimeError("the test server did not start")
             time.sleep(0.05)
+        # port 0: the system's free port, taken by the server itself (no race with other test
+        # processes between choosing a port and binding it)
+        self.port = int(self.server.servers[0].sockets[0].getsockname()[1])
+        self.url = f"http://127.0.0.1:{self.port}"
 
     def stop(self) -> None:
         self.server.should_exit = True
-        self.thread.join(15)
+        self.thread.join(30)
+        if self.thread.is_alive():  # never leave a serving thread behind (it would run into the interpreter's exit)
+            raise AssertionError("the test server did not stop")
 
 
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     data_dir = tmp_path_factory.mktemp("web-data")
     _history(data_dir)
-    port = _free_port()
-    server = Server(data_dir, port)
-    yield f"http://127.0.0.1:{port}"
+    server = Server(data_dir)
+    yield server.url
     server.stop()
 
 
@@ -430,9 +435,9 @@ def test_accessibility_and_display_preferences(browser: Any, base_url: str) -> N
 
 
 def test_the_page_reconnects_to_its_seat_after_a_server_restart(browser: Any, tmp_path: Path) -> None:
-    port = _free_port()
-    server = Server(tmp_path, port)
-    p = Page(browser, f"http://127.0.0.1:{port}")
+    server = Server(tmp_path)
+    port = server.port
+    p = Page(browser, server.url)
     try:
         p.goto("/")
         p.page.select_option("#new-variant", "gin-solitaire")
@@ -508,9 +513,8 @@ def test_each_friend_gets_their_own_link(browser: Any, base_url: str) -> None:
 
 
 def test_a_friend_who_left_is_replaced_by_a_computer(browser: Any, tmp_path: Path) -> None:
-    port = _free_port()
-    server = Server(tmp_path, port, replace_after=0.3)
-    base = f"http://127.0.0.1:{port}"
+    server = Server(tmp_path, replace_after=0.3)
+    base = server.url
     a, b = Page(browser, base), Page(browser, base)
     try:
         a.goto("/")
@@ -546,9 +550,8 @@ def test_the_owner_deletes_a_saved_game(browser: Any, tmp_path: Path) -> None:
     session = Session.new("classic", seats=["human", "greedy"], players=["Ann", "Computer"], deal_seed=8)
     session.start_hand()
     store.save_game("20250101-000000-delete", session)
-    port = _free_port()
-    server = Server(tmp_path, port)
-    p = Page(browser, f"http://127.0.0.1:{port}")
+    server = Server(tmp_path)
+    p = Page(browser, server.url)
     try:
         p.goto("/")
         button = p.page.locator('[data-delete="20250101-000000-delete"]')
