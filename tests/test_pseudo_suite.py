@@ -47,7 +47,7 @@ MODULES = [
 def test_text_reaching_people_comes_from_the_catalogs() -> None:
     env = {k: v for k, v in os.environ.items() if k not in (pseudo_audit.ENV, pseudo_audit.REPORT_ENV)}
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--pseudo-locale"]
+        [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "--pseudo-locale"]
         + [str(TESTS / m) for m in MODULES],
         cwd=ROOT,
         env=env,
