@@ -96,6 +96,24 @@ class Phone(Page):
         """Wait until no card is gliding (the animations of draw, discard, spread and layoff)."""
         self.page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
 
+    def still(self, *selectors: str) -> None:
+        """Wait until the elements of ``selectors`` are on the page, nothing glides, and their boxes
+        stood in the same place two animation frames running (a card that is about to glide in, or
+        a hand that a late state re-flows, would move under a finger placed from its old box)."""
+        self.page.wait_for_function(
+            """(sels) => {
+                const els = sels.map((s) => document.querySelector(s));
+                if (els.some((e) => !e)) return false;
+                const box = (e) => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; };
+                const key = els.map((e) => box(e).join(",")).join(";");
+                const same = window.__stillKey === key;
+                window.__stillKey = key;
+                return same && document.getAnimations().every((a) => a.playState !== "running");
+            }""",
+            arg=list(selectors),
+            polling="raf",
+        )
+
     def start(self, variant: str, opponent: str | None = None) -> None:
         self.goto("/")
         self.page.select_option("#new-variant", variant)

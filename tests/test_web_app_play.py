@@ -253,6 +253,7 @@ def test_reordering_the_hand_by_touch_on_a_phone(browser: Any, tmp_path: Path) -
         p.settled()
         order = p.hand()
         moved, onto = order[0], order[4]
+        p.still(f'#hand .card[data-card="{moved}"]', f'#hand .card[data-card="{onto}"]')
         touch_drag(
             p.page,
             centre(p.page, f'#hand .card[data-card="{moved}"]'),
@@ -273,6 +274,7 @@ def test_reordering_the_hand_by_touch_on_a_phone(browser: Any, tmp_path: Path) -
         p.settled()
         card = p.best_discard()
         before = p.states()
+        p.still(f'#hand .card[data-card="{card}"]', "#pile")
         touch_drag(p.page, centre(p.page, f'#hand .card[data-card="{card}"]'), centre(p.page, "#pile"))
         p.wait_states_after(before)
         p.page.wait_for_function(f"() => !document.querySelector('#hand .card[data-card=\"{card}\"]')")
