@@ -325,6 +325,47 @@ def test_closing_a_store_stops_its_heartbeat(
     store.close()
 
 
+def test_a_store_collected_ends_its_heartbeat_at_once(tmp_path: Path) -> None:
+    """The heartbeat holds its Store weakly; when the Store is collected its thread ends now, not
+    at its next wake a quarter lease later (a test run had hundreds asleep at its end)."""
+    import gc
+
+    store = Store(tmp_path)
+    store.save_game("g", _game(9))
+    beat = store._beat
+    assert beat is not None and beat.is_alive()
+    del store
+    gc.collect()
+    beat.join(timeout=10)  # returns as soon as the thread ends: a quarter lease is 30 s
+    assert not beat.is_alive()
+
+
+def test_no_heartbeat_is_left_running_into_the_interpreters_exit(tmp_path: Path) -> None:
+    """At exit every heartbeat is ended and joined before the interpreter shuts down (a daemon
+    thread that wakes while it shuts down can crash it): checked by an exit hook of a process
+    that holds locks in three Stores, registered before them and so run after the store's own."""
+    code = f"""
+import atexit, threading
+from ginrummy.session import Session
+from ginrummy.store import Store
+
+def left():
+    alive = [t for t in threading.enumerate() if t.name == "ginrummy-lock-heartbeat" and t.is_alive()]
+    print("heartbeats at exit:", len(alive), flush=True)
+
+atexit.register(left)
+stores = [Store({str(tmp_path)!r} + f"/{{i}}") for i in range(3)]
+for i, store in enumerate(stores):
+    s = Session.new("classic", seats=["human", "greedy"], deal_seed=i)
+    s.start_hand()
+    store.save_game(f"g{{i}}", s)
+print("heartbeats running:", sum(t.name == "ginrummy-lock-heartbeat" for t in threading.enumerate()), flush=True)
+"""
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == ["heartbeats running: 3", "heartbeats at exit: 0"]
+
+
 def test_a_save_refused_for_a_game_open_elsewhere_changes_nothing(tmp_path: Path) -> None:
     store = Store(tmp_path)
     s = _game(8, "solitaire")

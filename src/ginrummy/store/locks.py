@@ -157,11 +157,36 @@ def _other_holder(game_id: str, row: tuple[Any, ...] | None, now: float) -> Game
 
 _EXITING = False  # set at interpreter exit, before the connections are closed
 _WATCHING_EXIT = False
+# The heartbeats running in this process, with the event that ends each: all are ended and
+# joined at exit, so that no heartbeat thread is left to wake while the interpreter shuts down
+# (a daemon thread waking then is the classic way to crash the interpreter's exit; a test run had
+# 230 of them asleep at its end, one per Store that had locked a game in the last half minute).
+_BEATS: dict[threading.Thread, threading.Event] = {}
+_BEATS_GUARD = threading.Lock()
+
+
+def _forked() -> None:
+    """A forked child has none of its parent's threads (and the guard may have been held)."""
+    global _BEATS_GUARD
+    _BEATS.clear()
+    _BEATS_GUARD = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forked)
 
 
 def _exiting() -> None:
+    """At exit, before the connections' finalizers: no more renewals, and every heartbeat ended."""
     global _EXITING
     _EXITING = True
+    with _BEATS_GUARD:
+        beats = list(_BEATS.items())
+        _BEATS.clear()
+    for _thread, stop in beats:
+        stop.set()
+    for thread, _stop in beats:
+        if thread.is_alive() and thread is not threading.current_thread():
+            thread.join(timeout=10)  # one in the middle of a renewal finishes it (SQLite's busy wait at most)
 
 
 def _watch_exit() -> None:
@@ -176,6 +201,14 @@ def _watch_exit() -> None:
 def _heartbeat(ref: weakref.ref[_Locks], stop: threading.Event) -> None:
     """A daemon thread per Store that holds locks: renews them every quarter lease, and ends when
     the Store holds none (or is gone, or closed: ``stop`` is set, or the interpreter is exiting)."""
+    try:
+        _beat(ref, stop)
+    finally:
+        with _BEATS_GUARD:
+            _BEATS.pop(threading.current_thread(), None)
+
+
+def _beat(ref: weakref.ref[_Locks], stop: threading.Event) -> None:
     while True:
         if stop.wait(LEASE_SECONDS / 4):
             return
@@ -261,13 +294,16 @@ class _Locks(_Base):
             self._held.add(game_id)
             if self._beat is None:
                 _watch_exit()
-                self._beat_stop = threading.Event()
+                self._beat_stop = stop = threading.Event()
                 self._beat = threading.Thread(
                     target=_heartbeat,
-                    args=(weakref.ref(self), self._beat_stop),
+                    args=(weakref.ref(self), stop),
                     name="ginrummy-lock-heartbeat",
                     daemon=True,
                 )
+                weakref.finalize(self, stop.set)  # a Store collected ends its heartbeat now, not at its next wake
+                with _BEATS_GUARD:
+                    _BEATS[self._beat] = stop
                 self._beat.start()
 
     def close(self) -> None:
