@@ -97,13 +97,19 @@ class _Eval:
         qmap: dict[int, float] = {}
         suit_stock = [0, 0, 0, 0]
         suit_q = [[0.0] * 13 for _ in range(4)]
-        for c in iter_cards(k.unseen):
-            q = 1.0 - w[c]
-            if q > 0:
-                qmap[c] = q
-                s, r = divmod(c, 13)
-                suit_stock[s] |= 1 << r
-                suit_q[s][r] = q
+        of = _RANKS_OF or _ranks_of()
+        unseen = k.unseen
+        for s in range(4):  # card order
+            base = 13 * s
+            row = suit_q[s]
+            got = 0
+            for r in of[unseen >> base & 0x1FFF]:
+                q = 1.0 - w[base + r]
+                if q > 0:
+                    qmap[base + r] = q
+                    got |= 1 << r
+                    row[r] = q
+            suit_stock[s] = got
         self.qmap = qmap
         self.suit_stock = suit_stock
         self.suit_q = suit_q
@@ -160,7 +166,7 @@ class _Eval:
         rd = RUN_DEADWOOD
         dl = DISCARD_DELTA
         added = _ADDED
-        of = _ranks_of()
+        of = _RANKS_OF or _ranks_of()
         suit_stock = self.suit_stock
         suit_q = self.suit_q
         ranks = a | b | c3 | d4
@@ -199,7 +205,10 @@ class _Eval:
                     if special >> rank & 1:  # the third of a rank: the set of the three is one more way
                         t3 = thirds.get(rank)
                         if t3 is None:
-                            t3 = thirds[rank] = _with_set(hand, rank, (0,))
+                            t3 = _WITH_SET.get(hand << 4 | rank)
+                            if t3 is None:
+                                t3 = _with_set(hand, rank, (0,))
+                            thirds[rank] = t3
                         if t3 < d2:
                             d2 = t3
                     base = bases[rank]
@@ -209,7 +218,12 @@ class _Eval:
                         if d2 == 0:
                             gin += q
         else:
-            set_ways = _set_ways(hand, sets)
+            set_ways = _SET_WAYS.get(hand)
+            if set_ways is None:
+                set_ways = _set_ways(hand, sets)
+                if len(_SET_WAYS) >= 1 << 14:  # bounded
+                    _SET_WAYS.clear()
+                _SET_WAYS[hand] = set_ways
             per_suit: tuple[dict[int, tuple[int, int]], ...] = ({}, {}, {}, {})
             bd9 = 1 << 20
             for removed in set_ways:
@@ -260,7 +274,10 @@ class _Eval:
                     if special >> rank & 1:  # a third or a fourth card of a rank: sets with it
                         t3 = thirds.get(rank)
                         if t3 is None:
-                            t3 = thirds[rank] = _with_set(hand, rank, set_ways)
+                            t3 = _WITH_SET.get(hand << 4 | rank)
+                            if t3 is None:
+                                t3 = _with_set(hand, rank, set_ways)
+                            thirds[rank] = t3
                         if t3 < d2:
                             d2 = t3
                     base = bases[rank]
@@ -402,10 +419,22 @@ def _bases(d: int, bd9: int) -> tuple[int, ...]:
     return got
 
 
-@functools.cache
+_RANKS_OF: tuple[tuple[int, ...], ...] = ()
+
+
 def _ranks_of() -> tuple[tuple[int, ...], ...]:
-    """The ranks of each 13-bit suit pattern, lowest first."""
-    return tuple(tuple(r for r in range(13) if x >> r & 1) for x in range(1 << 13))
+    """The ranks of each 13-bit suit pattern, lowest first (made on first use)."""
+    global _RANKS_OF
+    if not _RANKS_OF:
+        _RANKS_OF = tuple(tuple(r for r in range(13) if x >> r & 1) for x in range(1 << 13))
+    return _RANKS_OF
+
+
+_SET_WAYS: dict[int, list[int]] = {}
+"""Memo of ``_set_ways`` by hand (a hand is met again: kept at a discard, then drawn to)."""
+_WITH_SET: dict[int, int] = {}
+"""Memo of ``_with_set`` by ``hand << 4 | rank`` (it depends on nothing else: the ways are the
+hand's)."""
 
 
 def _with_set(hand: int, rank: int, ways: Sequence[int]) -> int:
@@ -416,6 +445,8 @@ def _with_set(hand: int, rank: int, ways: Sequence[int]) -> int:
     three held) three of the four, the new card and two of the old, one old card staying."""
     rd = RUN_DEADWOOD
     dl = DISCARD_DELTA
+    if len(_WITH_SET) >= 1 << 16:  # bounded
+        _WITH_SET.clear()
     held = hand & (RANK_MATES[rank] | (1 << rank))
     if held.bit_count() == 3:
         y = held & (held - 1)
@@ -439,6 +470,7 @@ def _with_set(hand: int, rank: int, ways: Sequence[int]) -> int:
             v = rd[a] + rd[b] + rd[c] + rd[d] + low
             if v < best:
                 best = v
+    _WITH_SET[hand << 4 | rank] = best
     return best
 
 

@@ -42,6 +42,7 @@ __all__ = [
     "points_a_win",
     "style_bias",
     "win_chance",
+    "win_target",
 ]
 
 WIN_POINTS: Final[tuple[tuple[int, float], ...]] = (
@@ -121,17 +122,27 @@ def game_correction(outcomes: Outcomes, mine: int, theirs: int, target: int) -> 
 Game = tuple[int, int, int]  # (my total, the opponent's, the target)
 
 
-def game_of(k: Knowledge, observation: Mapping[str, Any]) -> Game | None:
-    """(my total, the opponent's, the target) in a two-player game to a target that pays only
-    its win (no box, no game bonus), else ``None``."""
+def win_target(observation: Mapping[str, Any]) -> int | None:
+    """The target of a two-player game to a target that pays only its win (no box, no game
+    bonus), else ``None``: read from the observation alone, before any card tracking."""
     v = obs_variant(observation)
-    o = k.options
+    o: Mapping[str, Any] = observation.get("options") or {}
     if v is None or v.roles or v.target_option != "game_target" or o.get("box_bonus") or o.get("game_bonus"):
         return None
     totals = observation.get("totals") or []
     target = int(o.get("game_target") or 0)
     if len(totals) != 2 or target <= 0:
         return None
+    return target
+
+
+def game_of(k: Knowledge, observation: Mapping[str, Any]) -> Game | None:
+    """(my total, the opponent's, the target) in a two-player game to a target that pays only
+    its win (no box, no game bonus), else ``None``."""
+    target = win_target(observation)
+    if target is None:
+        return None
+    totals = observation.get("totals") or []
     return int(totals[k.seat]), int(totals[k.opp]), target
 
 

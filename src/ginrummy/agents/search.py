@@ -41,7 +41,7 @@ from typing import Any
 from ..actions import Action
 from ..melds import best_arrangement, best_defense, best_discards, deadwood_after_each, min_deadwood
 from .expert_values import Params, knock_points, play_on_value
-from .gamevalue import MEAN_WIN, game_of, points_a_win, win_chance
+from .gamevalue import MEAN_WIN, game_of, points_a_win, win_chance, win_target
 from .knowledge import VALUES, Knowledge, iter_cards, obs_rng, obs_variant
 from .sampling import sample_opponent
 
@@ -309,6 +309,8 @@ def search_close_call(
     kinds = {a.kind for a in options}
     if kinds & {"take", "draw", "pass"} and not kinds <= {"take", "draw"}:
         return None  # the upcard's pass has its own procedure: not searched
+    if not p.search_points and win_target(observation) is None:
+        return None  # the hand's points count: not searched (known before the card tracking)
     k = Knowledge.from_observation(observation)
     if k.opp_hidden <= 0 or k.stock_size <= k.wall:
         return None

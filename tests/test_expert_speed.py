@@ -1,0 +1,75 @@
+"""The expert's fast paths against their plain reference, bit for bit: a speed change must change
+no decision (``benchmarks/decisions.py`` checks whole games; these check the parts on many more
+positions, seeded)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ginrummy.agents.expert import DEFAULT, _Eval
+from ginrummy.agents.knowledge import RELATED, VALUES, Knowledge
+from ginrummy.melds import best_discards, min_deadwood
+
+
+def _reference_potential(ev: _Eval, hand: int, d: int) -> tuple[float, float]:
+    """``potential`` and ``gin_chance`` the plain way: for every stock card related to the hand,
+    in card order, the full search for the best discard of the hand with it."""
+    bd9 = best_discards(hand)[0]
+    tot = 0.0
+    gin = 0.0
+    for c, q in ev.qmap.items():
+        if not hand & RELATED[c]:
+            continue
+        base = min(d, bd9 + VALUES[c])
+        d2 = best_discards(hand | (1 << c))[0]
+        if d2 < base:
+            tot += q * (base - d2)
+            if d2 == 0:
+                gin += q
+    return tot / ev.qsum, gin / ev.qsum
+
+
+def _knowledge(rng: random.Random, hand: int, seen: int) -> Knowledge:
+    """A seat's knowledge with ``hand`` and the cards of ``seen`` out of the stock, and a random
+    chance for each unseen card of being in the opponent's hand (some certainly not)."""
+    unseen = ((1 << 52) - 1) & ~hand & ~seen
+    weights = [0.0] * 52
+    for c in range(52):
+        if unseen >> c & 1:
+            weights[c] = rng.choice((0.0, 0.1, rng.random() * 0.95, 1 / 3))
+    return Knowledge(
+        seat=0, opp=1, hand=hand, pile=[], opp_known=0, opp_hidden=10, unseen=unseen, stock_size=20,
+        knock_limit=10, opp_discards=0, opp_passed=0, opp_took=0, my_discards=0, opp_draws=0, my_turns=0,
+        dead=0, weights=weights, options={}, wall=2,
+    )  # fmt: skip
+
+
+def _hand(rng: random.Random, set_rich: bool) -> int:
+    if not set_rich:
+        return sum(1 << c for c in rng.sample(range(52), 10))
+    # Ranks held three and four times, and runs through them: the ways of using sets.
+    cards: set[int] = set()
+    for r in rng.sample(range(13), rng.choice((1, 2, 3))):
+        cards.update(r + 13 * s for s in rng.sample(range(4), rng.choice((2, 3, 3, 4))))
+    while len(cards) > 10:
+        cards.discard(rng.choice(sorted(cards)))
+    while len(cards) < 10:
+        c = rng.randrange(52)
+        near = [x for x in (c - 1, c + 1) if x // 13 == c // 13]
+        cards.add(rng.choice(near) if rng.random() < 0.5 and near else c)
+    return sum(1 << c for c in cards)
+
+
+@pytest.mark.parametrize("set_rich", [False, True])
+def test_potential_equals_the_full_search(set_rich: bool) -> None:
+    rng = random.Random(20261204 + set_rich)
+    for _ in range(1500):
+        hand = _hand(rng, set_rich)
+        seen = sum(1 << c for c in rng.sample([c for c in range(52) if not hand >> c & 1], rng.randrange(0, 25)))
+        ev = _Eval(_knowledge(rng, hand, seen), DEFAULT, random.Random(0))
+        d = min_deadwood(hand)
+        pot, gin = _reference_potential(ev, hand, d)
+        assert ev.potential(hand, d) == pot, hand
+        assert ev.gin_chance(hand) == gin, hand
