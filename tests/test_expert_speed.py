@@ -8,8 +8,12 @@ import random
 
 import pytest
 
+from ginrummy.actions import Action
+from ginrummy.agents.basic import greedy_choice
 from ginrummy.agents.expert import DEFAULT, _Eval
 from ginrummy.agents.knowledge import RELATED, VALUES, Knowledge
+from ginrummy.agents.reasons import N_
+from ginrummy.cards import CARDS
 from ginrummy.melds import best_discards, min_deadwood
 
 
@@ -73,3 +77,48 @@ def test_potential_equals_the_full_search(set_rich: bool) -> None:
         pot, gin = _reference_potential(ev, hand, d)
         assert ev.potential(hand, d) == pot, hand
         assert ev.gin_chance(hand) == gin, hand
+
+
+def _reference_greedy(hand: int, legal: list[Action], top: int | None, allow: bool) -> tuple[Action, int]:
+    """The greedy draw or discard the plain way: every discard's deadwood by ``min_deadwood``."""
+    if top is not None:
+        with_top = hand | (1 << top)
+        now = min_deadwood(hand)
+        after = min(min_deadwood(with_top & ~(1 << c)) for c in range(52) if with_top >> c & 1 and (allow or c != top))
+        return (legal[0] if after < now else legal[1]), after
+    scored = []
+    for a in legal:
+        c = int(a.card or 0)
+        d = min_deadwood(hand & ~(1 << c))
+        scored.append(((d, -VALUES[c], -(c % 13), -(c // 13)), a))
+    key, choice = min(scored, key=lambda t: t[0])
+    return choice, key[0]
+
+
+@pytest.mark.parametrize("set_rich", [False, True])
+def test_greedy_equals_every_discard_tried(set_rich: bool) -> None:
+    rng = random.Random(41 + set_rich)
+    for i in range(1500):
+        hand10 = _hand(rng, set_rich)
+        extra = rng.choice([c for c in range(52) if not hand10 >> c & 1])
+        texts = lambda m: [str(CARDS[c]) for c in range(52) if m >> c & 1]  # noqa: E731
+        allow = i % 3 == 0
+        # The upcard or the discard on offer: take it or draw.
+        obs = {
+            "hand": texts(hand10),
+            "discard_pile": [str(CARDS[extra])],
+            "options": {"discard_drawn_upcard_allowed": allow},
+        }
+        legal = [Action("take"), Action("draw")]
+        want, after = _reference_greedy(hand10, legal, extra, allow)
+        got = greedy_choice(obs, legal)
+        assert got.action == want, (hand10, extra)
+        if want.kind == "take":
+            assert got.explanation == N_("Take it: deadwood {now} -> {after}.", now=min_deadwood(hand10), after=after)
+        # Eleven cards to discard from, the card just taken not always among the legal discards.
+        hand = hand10 | (1 << extra)
+        legal = [Action("discard", CARDS[c]) for c in range(52) if hand >> c & 1 and (allow or c != extra)]
+        want, dw = _reference_greedy(hand, legal, None, allow)
+        got = greedy_choice({"hand": texts(hand), "discard_pile": [], "options": {}}, legal)
+        assert got.action == want, (hand, extra)
+        assert got.explanation == N_("Discard {card}: deadwood {deadwood}.", card=want.card, deadwood=dw)

@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from .. import i18n
 from ..actions import Action
-from ..melds import min_deadwood
+from ..melds import best_discards, min_deadwood
 from ..observe import Observation
 from ..variants import variant_names
 from .base import Agent, Decision, register
@@ -61,6 +61,10 @@ def _discard_key(card: int, deadwood: int) -> tuple[int, int, int, int]:
     return (deadwood, -VALUES[card], -(card % 13), -(card // 13))
 
 
+def _tie_key(card: int) -> tuple[int, int, int]:
+    return (VALUES[card], card % 13, card // 13)
+
+
 def greedy_choice(observation: Mapping[str, Any], legal: Sequence[Action]) -> Decision:
     """The greedy decision for any variant (also the advisor's fallback)."""
     if not legal:
@@ -96,14 +100,28 @@ def greedy_choice(observation: Mapping[str, Any], legal: Sequence[Action]) -> De
         now = min_deadwood(hand)
         allow = bool((observation.get("options") or {}).get("discard_drawn_upcard_allowed", False))
         with_top = hand | (1 << top)
-        after = min(
-            (min_deadwood(with_top & ~(1 << c)) for c in range(52) if with_top >> c & 1 and (allow or c != top)),
-            default=now,
-        )
+        after = -1
+        if with_top.bit_count() == 11:  # the best discards at once (the same least, when one may go)
+            least, cards = best_discards(with_top)
+            if allow or cards & ~(1 << top):
+                after = least
+        if after < 0:
+            after = min(
+                (min_deadwood(with_top & ~(1 << c)) for c in range(52) if with_top >> c & 1 and (allow or c != top)),
+                default=now,
+            )
         if after < now:
             return Decision(take, N_("Take it: deadwood {now} -> {after}.", now=now, after=after))
         return Decision(other, N_("The card does not lower the deadwood."))
     discards = [a for a in legal if a.kind == "discard" and a.card is not None]
+    if discards and hand.bit_count() == 11:
+        # The best discards at once: among the legal ones that reach the least deadwood, the
+        # highest value, rank and suit (as ``_discard_key`` orders them).
+        least, cards = best_discards(hand)
+        tied = [a for a in discards if cards >> int(a.card or 0) & 1]
+        if tied:
+            choice = max(tied, key=lambda a: _tie_key(int(a.card or 0)))
+            return Decision(choice, N_("Discard {card}: deadwood {deadwood}.", card=choice.card, deadwood=least))
     if discards:
         scored = []
         for a in discards:

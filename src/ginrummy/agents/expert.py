@@ -44,8 +44,9 @@ from .. import i18n
 from ..actions import Action
 from ..cards import CARDS
 from ..errors import GinRummyError
-from ..melds import best_arrangement, best_discards, min_deadwood
+from ..melds import best_discards, min_deadwood
 from ..observe import Observation
+from ..observe.observer import arrangement
 from ..variants import table_variants
 from .base import Agent, Decision, register
 from .expert_values import DEFAULT, Params, hand_value, knock_points, play_on_value, undercut_chance
@@ -205,10 +206,7 @@ class _Eval:
                     if special >> rank & 1:  # the third of a rank: the set of the three is one more way
                         t3 = thirds.get(rank)
                         if t3 is None:
-                            t3 = _WITH_SET.get(hand << 4 | rank)
-                            if t3 is None:
-                                t3 = _with_set(hand, rank, (0,))
-                            thirds[rank] = t3
+                            t3 = thirds[rank] = _with_set(hand, rank, (0,))
                         if t3 < d2:
                             d2 = t3
                     base = bases[rank]
@@ -218,12 +216,7 @@ class _Eval:
                         if d2 == 0:
                             gin += q
         else:
-            set_ways = _SET_WAYS.get(hand)
-            if set_ways is None:
-                set_ways = _set_ways(hand, sets)
-                if len(_SET_WAYS) >= 1 << 14:  # bounded
-                    _SET_WAYS.clear()
-                _SET_WAYS[hand] = set_ways
+            set_ways = _set_ways(hand, sets)
             per_suit: tuple[dict[int, tuple[int, int]], ...] = ({}, {}, {}, {})
             bd9 = 1 << 20
             for removed in set_ways:
@@ -265,19 +258,24 @@ class _Eval:
                     if add is None:
                         add = _fill_added(key, p, ex)
                     ways.append((rest, add))
+                n_ways = len(ways)  # one or two ways, mostly (a set of three touches three suits)
+                rest_a, add_a = ways[0]
+                rest_b, add_b = ways[1] if n_ways > 1 else ways[0]
                 for rank in of[todo]:
-                    d2 = 1 << 20
-                    for rest, add in ways:
-                        val = rest + add[rank]
+                    d2 = rest_a + add_a[rank]
+                    if n_ways > 1:
+                        val = rest_b + add_b[rank]
                         if val < d2:
                             d2 = val
+                        if n_ways > 2:
+                            for rest, add in ways[2:]:
+                                val = rest + add[rank]
+                                if val < d2:
+                                    d2 = val
                     if special >> rank & 1:  # a third or a fourth card of a rank: sets with it
                         t3 = thirds.get(rank)
                         if t3 is None:
-                            t3 = _WITH_SET.get(hand << 4 | rank)
-                            if t3 is None:
-                                t3 = _with_set(hand, rank, set_ways)
-                            thirds[rank] = t3
+                            t3 = thirds[rank] = _with_set(hand, rank, set_ways)
                         if t3 < d2:
                             d2 = t3
                     base = bases[rank]
@@ -353,10 +351,20 @@ class _Eval:
     def rank_discards(self, hand11: int, cards: Sequence[int], full: bool) -> list[tuple[float, int, int]]:
         """(effective deadwood, card, plain deadwood) for the discards worth a look, best first."""
         pre = []
+        pats = [hand11 & 0x1FFF, hand11 >> 13 & 0x1FFF, hand11 >> 26 & 0x1FFF, hand11 >> 39]
+        a, b, c3, d4 = pats
+        rd = RUN_DEADWOOD
+        rsum = rd[a] + rd[b] + rd[c3] + rd[d4]
+        runs_only = not ((a & b & (c3 | d4)) | (c3 & d4 & (a | b)))  # no rank held three times: no set
+        danger = self.p.danger
         for c in cards:
-            h = hand11 & ~(1 << c)
-            d = min_deadwood(h)
-            pre.append((d + self.p.danger * self.danger(c), d, c))
+            if runs_only:  # min_deadwood of the hand without c: its suit's runs change, nothing else
+                s, r = divmod(c, 13)
+                pat = pats[s]
+                d = rsum - rd[pat] + rd[pat & ~(1 << r)]
+            else:
+                d = min_deadwood(hand11 & ~(1 << c))
+            pre.append((d + danger * self.danger(c), d, c))
         pre.sort(key=lambda t: (t[0], -VALUES[t[2]], -t[2]))
         if not full:
             limit = pre[0][0] + self.p.margin
@@ -430,13 +438,6 @@ def _ranks_of() -> tuple[tuple[int, ...], ...]:
     return _RANKS_OF
 
 
-_SET_WAYS: dict[int, list[int]] = {}
-"""Memo of ``_set_ways`` by hand (a hand is met again: kept at a discard, then drawn to)."""
-_WITH_SET: dict[int, int] = {}
-"""Memo of ``_with_set`` by ``hand << 4 | rank`` (it depends on nothing else: the ways are the
-hand's)."""
-
-
 def _with_set(hand: int, rank: int, ways: Sequence[int]) -> int:
     """The least deadwood after one discard of ``hand`` plus one more card of ``rank`` (held two or
     three times) where the new card is in a set of that rank: over the ways of using the hand's
@@ -445,8 +446,6 @@ def _with_set(hand: int, rank: int, ways: Sequence[int]) -> int:
     three held) three of the four, the new card and two of the old, one old card staying."""
     rd = RUN_DEADWOOD
     dl = DISCARD_DELTA
-    if len(_WITH_SET) >= 1 << 16:  # bounded
-        _WITH_SET.clear()
     held = hand & (RANK_MATES[rank] | (1 << rank))
     if held.bit_count() == 3:
         y = held & (held - 1)
@@ -470,8 +469,18 @@ def _with_set(hand: int, rank: int, ways: Sequence[int]) -> int:
             v = rd[a] + rd[b] + rd[c] + rd[d] + low
             if v < best:
                 best = v
-    _WITH_SET[hand << 4 | rank] = best
     return best
+
+
+_DEADWOOD_NOTES: dict[int, Value] = {}
+
+
+def _deadwood_note(d: int) -> Value:
+    """``N_("deadwood {deadwood}", deadwood=d)``, made once per count (a message is immutable)."""
+    got = _DEADWOOD_NOTES.get(d)
+    if got is None:
+        got = _DEADWOOD_NOTES[d] = N_("deadwood {deadwood}", deadwood=d)
+    return got
 
 
 def _card(a: Action) -> int:
@@ -632,7 +641,7 @@ def _decide_draw(ev: _Eval, k: Knowledge, legal: Sequence[Action]) -> Evaluation
 
 def _meld_with(hand: int, card: int) -> str:
     """The meld holding ``card`` in the best arrangement of ``hand``, as text ('' if none)."""
-    for m in best_arrangement(hand).melds:
+    for m in arrangement(hand).melds:
         if card in m:
             return "-".join(str(x) for x in m if x != card)
     return ""
@@ -663,7 +672,7 @@ def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool) ->
                     "deadwood {deadwood}, {chance} chance it melds for the opponent", deadwood=d, chance=f"{feed:.0%}"
                 )
             else:
-                notes[a] = N_("deadwood {deadwood}", deadwood=d)
+                notes[a] = _deadwood_note(d)
     for a in gins:
         values[a] = knock_points(0, stock, ub, gb, p, ev.box)
         if a.card is None:
@@ -693,7 +702,7 @@ def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool) ->
             if a not in values:
                 d = min_deadwood(hand & ~(1 << _card(a))) if a.card is not None else min_deadwood(hand)
                 values[a] = play_on_value(d, stock, k.wall, p, ev.box)
-                notes[a] = N_("deadwood {deadwood}", deadwood=d)
+                notes[a] = _deadwood_note(d)
     if not values:
         a = legal[0]
         return Evaluation({a: 0.0}, {a: ""}, a, N_("The only legal action."))
@@ -724,7 +733,7 @@ def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool) ->
     else:
         assert bc is not None
         kept = hand & ~(1 << bc)
-        arr = best_arrangement(kept)
+        arr = arrangement(kept)
         melds = ", ".join("-".join(str(x) for x in m) for m in arr.melds)
         if melds:
             clauses = [

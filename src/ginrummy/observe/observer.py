@@ -10,12 +10,12 @@ from typing import Any, Final, cast
 
 from ..actions import ACTIONS, Action
 from ..cards import CARDS, JOKER, Card
-from ..melds import best_arrangement, min_deadwood
+from ..melds import Arrangement, best_arrangement, min_deadwood
 from ..options import Options
 from .arrays import arrays_from, arrays_of
 from .schema import HistoryEntry, MaskObservation, Observation, ObservedState
 
-__all__ = ["Observer", "observe", "observe_arrays", "observe_masks", "public_history"]
+__all__ = ["Observer", "arrangement", "observe", "observe_arrays", "observe_masks", "public_history"]
 
 # ---------------------------------------------------------------------- cards and actions as text
 _ALL: Final = (1 << 52) - 1
@@ -69,9 +69,16 @@ def _options_dict(options: Options) -> dict[str, Any]:
 
 
 @functools.lru_cache(maxsize=8192)
+def arrangement(mask: int) -> Arrangement:
+    """``best_arrangement`` of a hand mask, remembered: the agents ask for the hand a seat keeps
+    (to explain a discard) and the seat's next observation shows the same hand's melds."""
+    return best_arrangement(mask)
+
+
+@functools.lru_cache(maxsize=8192)
 def _melds(mask: int) -> tuple[tuple[tuple[str, ...], ...], int]:
     """The best arrangement of a hand: its melds as texts, and its deadwood."""
-    arr = best_arrangement(mask)
+    arr = arrangement(mask)
     return tuple(tuple(_CARD_STR[c] for c in m) for m in arr.melds), arr.deadwood
 
 
