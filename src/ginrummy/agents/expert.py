@@ -205,8 +205,16 @@ class _Eval:
                     d2 = rest + add[rank]
                     if special >> rank & 1:  # the third of a rank: the set of the three is one more way
                         t3 = thirds.get(rank)
-                        if t3 is None:
-                            t3 = thirds[rank] = _with_set(hand, rank, (0,))
+                        if t3 is None:  # _with_set(hand, rank, (0,)): the hand without the pair
+                            x = hand & ~_RANK_ALL[rank]
+                            pa, pb, pc, pd = x & 0x1FFF, x >> 13 & 0x1FFF, x >> 26 & 0x1FFF, x >> 39
+                            la, lb, lc, ld = dl[pa], dl[pb], dl[pc], dl[pd]
+                            low = la if la < lb else lb
+                            if lc < low:
+                                low = lc
+                            if ld < low:
+                                low = ld
+                            t3 = thirds[rank] = rd[pa] + rd[pb] + rd[pc] + rd[pd] + low
                         if t3 < d2:
                             d2 = t3
                     base = bases[rank]
@@ -219,8 +227,10 @@ class _Eval:
             set_ways = _set_ways(hand, sets)
             per_suit: tuple[dict[int, tuple[int, int]], ...] = ({}, {}, {}, {})
             bd9 = 1 << 20
+            lefts = []
             for removed in set_ways:
                 left = hand & ~removed
+                lefts.append(left)
                 pa, pb, pc, pd = left & 0x1FFF, left >> 13 & 0x1FFF, left >> 26 & 0x1FFF, left >> 39
                 r0, r1, r2, r3 = rd[pa], rd[pb], rd[pc], rd[pd]
                 l0, l1, l2, l3 = dl[pa], dl[pb], dl[pc], dl[pd]
@@ -275,7 +285,24 @@ class _Eval:
                     if special >> rank & 1:  # a third or a fourth card of a rank: sets with it
                         t3 = thirds.get(rank)
                         if t3 is None:
-                            t3 = thirds[rank] = _with_set(hand, rank, set_ways)
+                            if twice >> rank & 1:  # _with_set for a pair: each way without the pair
+                                t3 = 1 << 20
+                                allr = ~_RANK_ALL[rank]
+                                for left in lefts:
+                                    x = left & allr
+                                    pa, pb, pc, pd = x & 0x1FFF, x >> 13 & 0x1FFF, x >> 26 & 0x1FFF, x >> 39
+                                    la, lb, lc, ld = dl[pa], dl[pb], dl[pc], dl[pd]
+                                    low = la if la < lb else lb
+                                    if lc < low:
+                                        low = lc
+                                    if ld < low:
+                                        low = ld
+                                    v = rd[pa] + rd[pb] + rd[pc] + rd[pd] + low
+                                    if v < t3:
+                                        t3 = v
+                            else:
+                                t3 = _with_set(hand, rank, set_ways)
+                            thirds[rank] = t3
                         if t3 < d2:
                             d2 = t3
                     base = bases[rank]
@@ -413,6 +440,9 @@ def _fill_added(key: int, pat: int, ex: int) -> tuple[int, ...]:
     got = _ADDED[key] = tuple(out)
     return got
 
+
+_RANK_ALL: Final[tuple[int, ...]] = tuple(RANK_MATES[r] | 1 << r for r in range(13))
+"""The four cards of each rank."""
 
 _BASES: dict[int, tuple[int, ...]] = {}
 
