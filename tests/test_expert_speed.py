@@ -9,11 +9,13 @@ import random
 import pytest
 
 from ginrummy.actions import Action
+from ginrummy.agents import make_agent
 from ginrummy.agents.basic import greedy_choice
 from ginrummy.agents.expert import DEFAULT, _Eval
 from ginrummy.agents.knowledge import RELATED, VALUES, Knowledge
 from ginrummy.agents.reasons import N_
 from ginrummy.cards import CARDS
+from ginrummy.engine import State
 from ginrummy.melds import best_discards, min_deadwood
 
 
@@ -122,3 +124,38 @@ def test_greedy_equals_every_discard_tried(set_rich: bool) -> None:
         got = greedy_choice({"hand": texts(hand), "discard_pile": [], "options": {}}, legal)
         assert got.action == want, (hand, extra)
         assert got.explanation == N_("Discard {card}: deadwood {deadwood}.", card=want.card, deadwood=dw)
+
+
+EAAI = {"box_bonus": 0, "game_bonus": 0, "shutout": "none", "next_dealer": "alternate"}
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [("classic", {}), ("oklahoma", {}), ("hollywood", {}), ("three", {}), ("classic", EAAI)],
+    ids=["classic", "oklahoma", "hollywood", "three", "classic-eaai"],
+)
+def test_act_is_decides_action(variant: str, options: dict[str, object]) -> None:
+    """``act`` (no reasons, no values: the simulator's path) plays what ``decide`` chooses, for
+    every level, in every table variant, and where the expert searches close calls (EAAI)."""
+    levels = ("beginner", "casual", "intermediate", "advanced", "expert")
+    n = 3 if variant == "three" else 2
+    decisions = 0
+    for g, level in enumerate(levels):
+        agents = [
+            make_agent(level, variant, seed=g * 10 + i) if i == 0 else make_agent("greedy", variant) for i in range(n)
+        ]
+        st = State.new(variant, options, undo=False)
+        for hand in range(3):
+            if st.is_terminal:
+                break
+            st.deal(seed=500 * g + hand)
+            while not st.is_hand_over:
+                seat = st.current_player
+                assert seat is not None
+                obs, legal = st.observation(seat), st.legal_actions()
+                action = agents[seat].act(obs, legal)
+                if seat == 0:
+                    assert action == agents[seat].decide(obs, legal).action
+                    decisions += 1
+                st.apply(action)
+    assert decisions > 100

@@ -525,8 +525,11 @@ def evaluate(
     params: Params = DEFAULT,
     seed: int | None = 0,
     full: bool = False,
+    explain: bool = True,
 ) -> Evaluation:
-    """Value every legal action (``full``) or just enough of them to pick the best.
+    """Value every legal action (``full``) or just enough of them to pick the best; without
+    ``explain`` the facts behind the values and the reason are left out (``notes`` may miss
+    actions, ``why`` is empty), the values and the best action being the same.
 
     Values are expected points of the hand for the player to act (higher is better)."""
     k = Knowledge.from_observation(observation)
@@ -545,8 +548,8 @@ def evaluate(
         ev.knock_bias += style_bias(k, observation, params)
     kinds = {a.kind for a in legal}
     if kinds & {"discard", "knock", "gin"}:
-        return _decide_out(ev, k, legal, full)
-    out = _decide_draw(ev, k, legal)
+        return _decide_out(ev, k, legal, full, explain)
+    out = _decide_draw(ev, k, legal, explain)
     if ev.mult != 1.0:
         out.values = {a: v * ev.mult for a, v in out.values.items()}
     return out
@@ -581,7 +584,7 @@ def _bonuses(k: Knowledge) -> tuple[float, float]:
     return float(k.options.get("undercut_bonus", 25)), float(k.options.get("gin_bonus", 25))
 
 
-def _decide_draw(ev: _Eval, k: Knowledge, legal: Sequence[Action]) -> Evaluation:
+def _decide_draw(ev: _Eval, k: Knowledge, legal: Sequence[Action], explain: bool = True) -> Evaluation:
     p = ev.p
     hand = k.hand
     take = next((a for a in legal if a.kind == "take"), None)
@@ -606,11 +609,12 @@ def _decide_draw(ev: _Eval, k: Knowledge, legal: Sequence[Action]) -> Evaluation
         if p.draw_replace:
             m_draw -= p.draw_replace * ev.replacement(hand, d0)
         values[other] = play_on_for_game(ev.game, play_on_value(m_draw, stock, k.wall, p, ev.box), stock, k.wall)
-        notes[other] = N_(
-            "deadwood {deadwood}; by its estimate a stock card saves {saving} on average",
-            deadwood=d0,
-            saving=f"{pot0:.1f}",
-        )
+        if explain:
+            notes[other] = N_(
+                "deadwood {deadwood}; by its estimate a stock card saves {saving} on average",
+                deadwood=d0,
+                saving=f"{pot0:.1f}",
+            )
     take_facts = (d0, -1)
     if take is not None and top is not None:
         with_top = hand | (1 << top)
@@ -627,7 +631,10 @@ def _decide_draw(ev: _Eval, k: Knowledge, legal: Sequence[Action]) -> Evaluation
                 under = undercut_chance(d_take, stock, p, _shift(k, p))
                 kv += knock_for_game(ev.game, p, d_take, stock, ub, under)
             values[take] = max(values[take], kv)
-        melded = _meld_with(with_top & ~(1 << c_best), top)
+        take_facts = (d_take, c_best)
+    if take is not None and top is not None and explain:
+        d_take, c_best = take_facts
+        melded = _meld_with((hand | (1 << top)) & ~(1 << c_best), top)
         mates = iter_cards(hand & RELATED[top])
         if melded:
             how = i18n.N_("it melds with {cards} and leaves deadwood {deadwood} after throwing {card}")
@@ -640,11 +647,12 @@ def _decide_draw(ev: _Eval, k: Knowledge, legal: Sequence[Action]) -> Evaluation
         notes[take] = message(
             how, cards=melded or ", ".join(str(CARDS[x]) for x in mates), now=d0, deadwood=d_take, card=CARDS[c_best]
         )
-        take_facts = (d_take, c_best)
     if not values:
         a = legal[0]
         return Evaluation({a: 0.0}, {a: ""}, a, N_("The only legal action."))
     best = max(values, key=lambda a: (values[a], a.kind != "take"))
+    if not explain:
+        return Evaluation(values, notes, best, "")
     top_s: Value = str(CARDS[top]) if top is not None else N_("the card")
     why: Value
     if best.kind == "take":
@@ -677,7 +685,7 @@ def _meld_with(hand: int, card: int) -> str:
     return ""
 
 
-def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool) -> Evaluation:
+def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool, explain: bool = True) -> Evaluation:
     p = ev.p
     hand = k.hand
     ub, gb = _bonuses(k)
@@ -696,6 +704,8 @@ def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool) ->
         if c in by_card:
             m, d = by_card[c]
             values[a] = play_on_for_game(ev.game, play_on_value(m, stock, k.wall, p, ev.box), stock, k.wall)
+            if not explain:
+                continue
             feed = ev.danger(c)
             if feed >= 0.2:
                 notes[a] = N_(
@@ -720,7 +730,8 @@ def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool) ->
             values[a] = kv - ev.knock_bias - (p.nobox_knock_bias if not ev.box else 0.0)
             if ev.game is not None and p.knock_model != "sample":
                 values[a] += knock_for_game(ev.game, p, dk, stock, ub, under)
-            notes[a] = N_("deadwood {deadwood}, undercut chance about {chance}", deadwood=dk, chance=f"{under:.0%}")
+            if explain:
+                notes[a] = N_("deadwood {deadwood}, undercut chance about {chance}", deadwood=dk, chance=f"{under:.0%}")
         if stock <= p.late_knock_stock:
             top = max((values[a] for a in discards if a in values), default=0.0)
             for a in knocks:
@@ -742,6 +753,25 @@ def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool) ->
         return (a.kind == "gin", values[a], VALUES[c] if c >= 0 else 0, c)
 
     best = max(values, key=key)
+    why = _out_why(ev, k, best, values, notes, knocks, forced) if explain else ""
+    mult = ev.mult
+    if mult != 1.0:
+        values = {a: v * mult for a, v in values.items()}
+    return Evaluation(values, notes, best, why, habit=best.kind == "knock" and stock <= p.late_knock_stock)
+
+
+def _out_why(
+    ev: _Eval,
+    k: Knowledge,
+    best: Action,
+    values: Mapping[Action, float],
+    notes: Mapping[Action, Value],
+    knocks: Sequence[Action],
+    forced: set[Action],
+) -> Value:
+    """The reason for ``best`` among the ways out of a turn (a discard, a knock or gin)."""
+    hand = k.hand
+    stock = k.stock_size
     bc = _card(best) if best.card is not None else None
     why: Value
     if best.kind == "gin":
@@ -795,10 +825,7 @@ def _decide_out(ev: _Eval, k: Knowledge, legal: Sequence[Action], full: bool) ->
                 clauses.append(N_("playing on is worth more than knocking now"))
         # TRANSLATORS: the reasons of one discard, each a whole clause, are listed with this separator
         why = joined(i18n.N_("; "), clauses, i18n.N_("."))
-    mult = ev.mult
-    if mult != 1.0:
-        values = {a: v * mult for a, v in values.items()}
-    return Evaluation(values, notes, best, why, habit=best.kind == "knock" and stock <= p.late_knock_stock)
+    return why
 
 
 @register("expert", TABLE_VARIANTS)
@@ -823,20 +850,31 @@ class ExpertAgent(Agent):
     def decide(self, observation: Observation, legal: Sequence[Action]) -> Decision:
         if len(legal) == 1:
             return Decision(legal[0], N_("The only legal action."))
-        ev = evaluate(observation, legal, params=self.params, seed=self.seed)
-        best, why = ev.best, ev.why
+        ev, best = self._choose(observation, legal, explain=True)
+        why = ev.why if best == ev.best else _plain_why(best, ev.notes.get(best, ""))
+        return Decision(best, why, {action_text(a): v for a, v in ev.values.items()})
+
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
+        """:meth:`decide`'s action, without its reason and values (the simulator's path)."""
+        if type(self).decide is not ExpertAgent.decide:  # a subclass decides its own way
+            return super().act(observation, legal)
+        if len(legal) == 1:
+            return legal[0]
+        return self._choose(observation, legal, explain=False)[1]
+
+    def _choose(self, observation: Observation, legal: Sequence[Action], explain: bool) -> tuple[Evaluation, Action]:
+        """The evaluation and the action to play: the best one, unless the search of a close call
+        or a noisy judgement picks another."""
+        ev = evaluate(observation, legal, params=self.params, seed=self.seed, explain=explain)
+        best = ev.best
         if self.params.search > 0 and self.params.noise <= 0 and not ev.habit:
             best = searched(observation, legal, ev.values, best, self.params, self.seed)
-            if best != ev.best:
-                why = _plain_why(best, ev.notes.get(best, ""))
         if self.params.noise > 0 and best.kind != "gin" and not ev.habit and len(ev.values) > 1:
             # A noisier judgement: every option's value is misjudged by a random error.
             rng = obs_rng(self.seed, observation, "noise")
             judged = {a: v + rng.gauss(0.0, self.params.noise) for a, v in ev.values.items()}
             best = max(judged, key=lambda a: (a.kind == "gin", judged[a], a.id))
-            if best != ev.best:
-                why = _plain_why(best, ev.notes.get(best, ""))
-        return Decision(best, why, {action_text(a): v for a, v in ev.values.items()})
+        return ev, best
 
 
 def _plain_why(action: Action, note: Value) -> Value:
