@@ -9,7 +9,9 @@ expert values its choices by the chance of winning the game), each level from ``
 and, in ``three``, the seats filled in turn).  Every decision of every agent goes into a SHA-256:
 the seat, the legal actions, the action chosen, the agent's explanation and its value for every
 action (``repr`` of the float: bit for bit).  One line a variant and one for all; run it before
-and after a change and compare.  ``--show`` prints the number of decisions too.
+and after a change and compare.  ``--show`` prints the number of decisions too; ``--act`` also
+checks at every decision that ``Agent.act`` (the simulator's path, which may skip the reasons)
+plays ``decide``'s action (the digests are the same with or without it).
 """
 
 from __future__ import annotations
@@ -47,7 +49,9 @@ def pairings(variant: str) -> list[tuple[str, ...]]:
     return out
 
 
-def play(variant: str, options: dict[str, object], names: tuple[str, ...], game: int, h: hashlib._Hash) -> int:
+def play(
+    variant: str, options: dict[str, object], names: tuple[str, ...], game: int, h: hashlib._Hash, act: bool = False
+) -> int:
     agents: list[Agent] = [make_agent(a, variant, seed=game * 10 + i) for i, a in enumerate(names)]
     st = State.new(variant, options, undo=False)
     decisions = 0
@@ -60,6 +64,8 @@ def play(variant: str, options: dict[str, object], names: tuple[str, ...], game:
             assert seat is not None
             legal = st.legal_actions()
             dec = agents[seat].decide(st.observation(seat), legal)
+            if act and agents[seat].act(st.observation(seat), legal) != dec.action:
+                raise SystemExit(f"{variant} {names} game {game}: act differs from decide at decision {decisions}")
             values = ",".join(f"{k}={v!r}" for k, v in sorted(dec.values.items()))
             legal_text = " ".join(str(a.id) for a in legal)
             h.update(f"{seat}|{legal_text}|{dec.action.id}|{dec.explanation}|{values}\n".encode())
@@ -73,6 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     ap.add_argument("--games", type=int, default=6, help="games a pairing (default 6)")
     ap.add_argument("--show", action="store_true", help="print the decisions counted and the time")
+    ap.add_argument("--act", action="store_true", help="check that act plays decide's action at every decision")
     args = ap.parse_args(argv)
     total = hashlib.sha256()
     for label, variant, options in tables():
@@ -82,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         for names in pairings(variant):
             for g in range(args.games):
                 h.update(f"{names} game {g}\n".encode())
-                n += play(variant, options, names, g, h)
+                n += play(variant, options, names, g, h, args.act)
         digest = h.hexdigest()
         total.update(digest.encode())
         extra = f"  {n} decisions, {time.process_time() - t0:.1f} s" if args.show else ""
