@@ -406,6 +406,10 @@ class _Eval:
 def _set_ways(hand: int, ranks: int) -> list[int]:
     """Every way of using the sets of ``hand`` on the candidate ``ranks`` (held in 3+ suits): the
     cards each way puts aside (0 = no set; a rank held four times may give any three)."""
+    if ranks and not ranks & (ranks - 1):  # one rank (the common case): held three times, one way with its set
+        held = hand & _RANK_ALL[ranks.bit_length() - 1]
+        if held.bit_count() == 3:
+            return [0, held]
     ways = [0]
     r = 0
     while ranks:

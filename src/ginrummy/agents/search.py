@@ -300,6 +300,8 @@ def search_close_call(
     or game bonus) and ``Params.search_points`` is off.  Reads nothing but the observation."""
     if p.search <= 0:
         return None
+    if not p.search_points and win_target(observation) is None:
+        return None  # the hand's points count: not searched (known from the observation alone)
     v = obs_variant(observation)
     if v is None or v.roles:
         return None
@@ -309,8 +311,6 @@ def search_close_call(
     kinds = {a.kind for a in options}
     if kinds & {"take", "draw", "pass"} and not kinds <= {"take", "draw"}:
         return None  # the upcard's pass has its own procedure: not searched
-    if not p.search_points and win_target(observation) is None:
-        return None  # the hand's points count: not searched (known before the card tracking)
     k = Knowledge.from_observation(observation)
     if k.opp_hidden <= 0 or k.stock_size <= k.wall:
         return None
