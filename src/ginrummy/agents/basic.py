@@ -55,6 +55,10 @@ class GreedyAgent(Agent):
     def decide(self, observation: Observation, legal: Sequence[Action]) -> Decision:
         return greedy_choice(observation, legal)
 
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
+        """:meth:`decide`'s action without its reason (the simulator's path)."""
+        return greedy_choice(observation, legal, explain=False).action
+
 
 def _discard_key(card: int, deadwood: int) -> tuple[int, int, int, int]:
     # Least deadwood first; ties: the highest value, then the highest rank, then the highest suit.
@@ -65,8 +69,9 @@ def _tie_key(card: int) -> tuple[int, int, int]:
     return (VALUES[card], card % 13, card // 13)
 
 
-def greedy_choice(observation: Mapping[str, Any], legal: Sequence[Action]) -> Decision:
-    """The greedy decision for any variant (also the advisor's fallback)."""
+def greedy_choice(observation: Mapping[str, Any], legal: Sequence[Action], explain: bool = True) -> Decision:
+    """The greedy decision for any variant (also the advisor's fallback); without ``explain``, the
+    same action with no reason for the draws and discards."""
     if not legal:
         raise ValueError(i18n._("no legal action to choose from"))
     hand = card_mask(observation.get("hand") or [])
@@ -111,8 +116,8 @@ def greedy_choice(observation: Mapping[str, Any], legal: Sequence[Action]) -> De
                 default=now,
             )
         if after < now:
-            return Decision(take, N_("Take it: deadwood {now} -> {after}.", now=now, after=after))
-        return Decision(other, N_("The card does not lower the deadwood."))
+            return Decision(take, N_("Take it: deadwood {now} -> {after}.", now=now, after=after) if explain else None)
+        return Decision(other, N_("The card does not lower the deadwood.") if explain else None)
     discards = [a for a in legal if a.kind == "discard" and a.card is not None]
     if discards and hand.bit_count() == 11:
         # The best discards at once: among the legal ones that reach the least deadwood, the
@@ -121,6 +126,8 @@ def greedy_choice(observation: Mapping[str, Any], legal: Sequence[Action]) -> De
         tied = [a for a in discards if cards >> int(a.card or 0) & 1]
         if tied:
             choice = max(tied, key=lambda a: _tie_key(int(a.card or 0)))
+            if not explain:
+                return Decision(choice)
             return Decision(choice, N_("Discard {card}: deadwood {deadwood}.", card=choice.card, deadwood=least))
     if discards:
         scored = []
