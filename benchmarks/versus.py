@@ -14,6 +14,8 @@ Work (``--units`` of it a run):
 
 * ``expert-greedy``: whole hands of ``expert`` against ``greedy`` (the expert in seat 0 and 1 in
   turn), agents' decisions through ``Agent.act`` as the simulator calls them;
+* ``expert-greedy-decide``: the same through ``Agent.decide`` (with the reasons and values the
+  advisor and the apps' hints get);
 * ``aec``: hands of ``make_aec(--variant)`` with random legal actions from the action mask (as
   ``benchmarks/envs.py``), counted in steps.
 
@@ -35,7 +37,7 @@ HERE = Path(__file__).resolve().parent
 
 
 # ---------------------------------------------------------------------------- the child
-def _expert_greedy(variant: str) -> Callable[[int, int], int]:
+def _expert_greedy(variant: str, decide: bool = False) -> Callable[[int, int], int]:
     from ginrummy.agents import make_agent
     from ginrummy.engine import State
 
@@ -52,7 +54,9 @@ def _expert_greedy(variant: str) -> Callable[[int, int], int]:
             while not st.is_hand_over:
                 seat = st.current_player
                 assert seat is not None
-                st.apply(seats[seat].act(st.observation(seat), st.legal_actions()))
+                agent = seats[seat]
+                obs, legal = st.observation(seat), st.legal_actions()
+                st.apply(agent.decide(obs, legal).action if decide else agent.act(obs, legal))
         return n
 
     return run
@@ -83,7 +87,11 @@ def _aec(variant: str) -> Callable[[int, int], int]:
     return run
 
 
-WORK: dict[str, Callable[[str], Callable[[int, int], int]]] = {"expert-greedy": _expert_greedy, "aec": _aec}
+WORK: dict[str, Callable[[str], Callable[[int, int], int]]] = {
+    "expert-greedy": _expert_greedy,
+    "expert-greedy-decide": lambda variant: _expert_greedy(variant, decide=True),
+    "aec": _aec,
+}
 
 
 def child(work: str, variant: str) -> None:
@@ -164,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         for v in versions:
             v.close()
-    unit = "hands" if args.work == "expert-greedy" else "steps"
+    unit = "steps" if args.work == "aec" else "hands"
     print(f"{args.work} ({args.variant}), {args.units} {unit} a run; {rr.describe()}")
     for c in cases:
         print(f"  {c.name:4} {fmt_rate(c)} {unit}")
