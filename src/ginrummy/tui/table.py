@@ -47,6 +47,7 @@ class TableScreen(Screen[None]):
         self.message = ""
         self._result_shown: tuple[int, bool] | None = None
         self._scroll_tries = 0  # looks left to bring a hand's result into view
+        self._fit_tries = 0  # looks left to fit the log to the rows the table leaves free
         self._sheet_key: tuple[Any, ...] = ()
         self.analysis_lines: list[str] = []
         self.recent: list[str] = []  # the computers' moves since the person's last one
@@ -267,6 +268,7 @@ class TableScreen(Screen[None]):
         if log.display != show_log:
             log.display = show_log
         if show_log and self.has_class("short"):
+            self._fit_tries = 4
             self.call_after_refresh(self._fit_log)
         if not over:
             w.display = False
@@ -309,10 +311,19 @@ class TableScreen(Screen[None]):
             used += child.outer_size.height + margin.top + margin.bottom
         room = min(6, table.scrollable_content_region.height - used)
         fits = room >= 3
+        changed = False
         if log.has_class("squeezed") == fits:
             log.set_class(not fits, "squeezed")
+            changed = True
         if fits and (log.styles.height is None or log.styles.height.value != room):
             log.styles.height = room
+            changed = True
+        # The other rows' heights may not have been laid out yet when this ran (a line that wraps
+        # once its text is in): look again after the next refresh until nothing changes, else the
+        # log keeps rows the table no longer has and the hand scrolls (it depended on timing).
+        self._fit_tries -= 1
+        if changed and self._fit_tries > 0:
+            self.call_after_refresh(self._fit_log)
 
     def refresh_display(self) -> None:
         self.update_view()
