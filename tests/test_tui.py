@@ -10,18 +10,20 @@ from typing import Any
 
 import pytest
 
+import pseudo_audit
 from ginrummy.actions import Action
 from ginrummy.agents import Agent, Decision, register
 from ginrummy.cards import CardSet
 from ginrummy.melds import best_discards, min_deadwood
 from ginrummy.options import VARIANTS
 from ginrummy.store import DB_NAME, Store
-from ginrummy.words import you_grammar
+from ginrummy.words import result_lines, you_grammar
 from pseudo_audit import plain
 
 pytest.importorskip("textual")
 
 from ginrummy.tui.app import GinRummyApp
+from ginrummy.tui.game import move_name
 from ginrummy.tui.screens import GameScreen, StartScreen, StatsScreen, StoreErrorScreen
 
 TEST_AGENT = "tui-test"
@@ -180,7 +182,11 @@ def test_full_hand_of_every_variant_by_keys(tmp_path: Path, variant: str) -> Non
             obs = screen.obs()
             assert obs["result"]["explanation"]
             result_text = plain(str(screen.query_one("#result").render()))
-            assert you_grammar(obs["result"]["explanation"][-1]) in result_text
+            # the engine's last line of explanation, as the screen's language words it (English: as written)
+            said = result_lines(obs["result"]["explanation"][-1:], obs["players"], screen.session.seats)
+            assert plain(said[0]) in result_text
+            if not pseudo_audit.active():
+                assert you_grammar(obs["result"]["explanation"][-1]) in result_text
             fair = str(screen.query_one("#fair").render())
             assert "seed revealed" in fair and obs["revealed_seed"] in fair.replace("\n", "")
             # saved after every action: the store holds exactly this game
@@ -374,7 +380,8 @@ def test_hint_and_the_sitters_advice(tmp_path: Path) -> None:
             await pilot.press("h")
             assert plain(screen.message).startswith("Hint: ")
             best = plain(screen.message).removeprefix("Hint: ").split(" — ")[0].split("  (")[0]
-            assert best in obs["legal_actions"]
+            named = {plain(move_name(Action.parse(a))): a for a in obs["legal_actions"]}
+            assert best in named  # the move as a reason names it (Take, Discard 7h), from the catalogs
 
     asyncio.run(run())
 

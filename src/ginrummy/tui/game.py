@@ -15,6 +15,7 @@ from textual.widgets import Button, RichLog
 from textual.worker import Worker
 
 from ..actions import Action
+from ..agents.reasons import move
 from ..errors import GinRummyError, StoreError
 from ..finish import analysis_lines, file_finished_game, solitaire_analysis
 from ..i18n import N_, _
@@ -27,6 +28,12 @@ from .table import TableScreen
 from .widgets import KEY_LABELS, HandView, PileView
 
 __all__ = ["GameScreen"]
+
+
+def move_name(action: object) -> str:
+    """A move named in the hint, in the reader's words (``Discard 7h``, ``7h 버리기``): the name a
+    reason gives it (:func:`ginrummy.agents.reasons.move`); anything else as it is."""
+    return reason_text(move(action)) if isinstance(action, Action) else str(action)
 
 
 class GameScreen(TableScreen):
@@ -437,9 +444,10 @@ class GameScreen(TableScreen):
         best = advice.best
         why = reason_text(getattr(advice, "why", None))
         ranked = getattr(advice, "ranked", None) or []
-        text = _("Hint: {move} — {why}").format(move=best, why=why) if why else _("Hint: {move}").format(move=best)
-        if ranked:
-            text += "  (" + ", ".join(f"{a} {v:+.1f}" for a, v in ranked[:3]) + ")"
+        named = move_name(best)
+        text = _("Hint: {move} — {why}").format(move=named, why=why) if why else _("Hint: {move}").format(move=named)
+        if ranked:  # the moves named as a reason names them (Discard 7h), in the reader's words
+            text += "  (" + " · ".join(f"{move_name(a)} {v:+.1f}" for a, v in ranked[:3]) + ")"
         self.message = text
         card = getattr(best, "card", None)
         if card is not None and str(card) in self.order:
