@@ -121,14 +121,6 @@ KNOWN: list[tuple[str, str]] = [
         r"\b(classic|oklahoma|hollywood|three|solitaire|gin-solitaire) (—|·) ",
         "the variant's name beside its title: tui/start.py:81, the game screen's title tui/game.py:92 (layout)",
     ),
-    (
-        r"^\W*(classic|oklahoma|hollywood|three|solitaire|gin-solitaire): ",
-        "the variant's name heading each saved game in the start screen's list: tui/start.py:151 (layout)",
-    ),
-    (
-        r"⟦replay⟧ · (classic|oklahoma|hollywood|three|solitaire|gin-solitaire): ",
-        "the variant's name heading a finished game (its line, the replay's title): tui/replay.py:324 (layout)",
-    ),
     (r"⟦Your name⟧\s+You\b", "the start screen's default name You: data (docs/translating.md, Still in English)"),
 ]
 

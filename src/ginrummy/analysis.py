@@ -36,9 +36,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import Action
-from .agents.reasons import N_, NP_, Message, Value, ngettext
+from .agents.reasons import N_, NP_, Message, Value, move_in_sentence, ngettext
 from .agents.solitaire import PlannerAgent, SoloRules, rollout_value
-from .errors import RecordError
+from .errors import GinRummyError, RecordError
 from .i18n import _
 from .variants import solo_variants
 from .words import RESULT_NAMES, reason_text
@@ -205,8 +205,8 @@ class Analysis:
                     d.draws,
                     hand=d.hand,
                     draws=d.draws,
-                    played=d.played,
-                    best=d.best,
+                    played=_move(d.played),
+                    best=_move(d.best),
                     cost=self._fmt(d.loss),
                 )
             )
@@ -220,6 +220,14 @@ class Analysis:
         if self.units == "points":
             return f"{x:+.1f}" if sign else f"{x:.1f}"
         return f"{x:+.1%}" if sign else f"{x:.1%}"
+
+
+def _move(text: str) -> Value:
+    """A move of a review (its notation) named in a sentence, in the reader's words when worded."""
+    try:
+        return move_in_sentence(Action.parse(text))
+    except GinRummyError:
+        return text
 
 
 def analyse_record(

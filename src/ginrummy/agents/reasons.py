@@ -40,6 +40,7 @@ __all__ = [
     "joined",
     "message",
     "move",
+    "move_in_sentence",
     "ngettext",
     "to_json",
 ]
@@ -125,6 +126,32 @@ def move(action: Action) -> Value:
         return NP_("a move, at the head of a reason", "Lay off {card}", card=card)
     text = str(action)
     return f"{text[:1].upper()}{text[1:]}"
+
+
+def move_in_sentence(action: Action) -> Value:
+    """``action`` named inside a sentence (``played discard 7h``: in English its notation), in the
+    reader's words; a kind with no name here is its notation."""
+    card = "" if action.card is None else str(action.card)
+    kind = action.kind
+    if kind == "draw":
+        return NP_("a move, inside a sentence", "draw")
+    if kind == "take":
+        return NP_("a move, inside a sentence", "take")
+    if kind == "pass":
+        return NP_("a move, inside a sentence", "pass")
+    if kind == "discard" and card:
+        return NP_("a move, inside a sentence", "discard {card}", card=card)
+    if kind == "knock":
+        if card:
+            return NP_("a move, inside a sentence", "knock {card}", card=card)
+        return NP_("a move, inside a sentence", "knock")
+    if kind == "gin":
+        if card:
+            return NP_("a move, inside a sentence", "gin {card}", card=card)
+        return NP_("a move, inside a sentence", "gin")
+    if kind == "layoff" and card:
+        return NP_("a move, inside a sentence", "layoff {card}", card=card)
+    return str(action)
 
 
 def ngettext(singular: str, plural: str, count: int, /, **values: object) -> Message:

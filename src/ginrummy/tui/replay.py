@@ -25,7 +25,7 @@ from ..i18n import N_, _, ngettext
 from ..record import load_records, replay, summary
 from ..replays import ReplayStep, replay_game
 from ..store import FinishedGame
-from ..words import clean_names, display_names
+from ..words import clean_names, display_names, variant_title
 from .common import host, put, speak_keys
 from .widgets import cards_text, palette_name
 
@@ -321,4 +321,5 @@ def _line(g: FinishedGame) -> str:
     totals = "–".join(str(t) for t in g.final_totals or g.totals)
     marks = " · " + ngettext("{n} takeback", "{n} takebacks", g.takebacks).format(n=g.takebacks) if g.takebacks else ""
     hands = ngettext("{n} hand", "{n} hands", g.hands).format(n=g.hands)
-    return f"{g.variant}: {names} · {totals} · {hands} · {g.finished_at[:16].replace('T', ' ')} UTC{marks}"
+    game = variant_title(g.variant, short=True)  # as the page's list names it
+    return f"{game}: {names} · {totals} · {hands} · {g.finished_at[:16].replace('T', ' ')} UTC{marks}"

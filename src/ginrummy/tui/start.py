@@ -158,7 +158,7 @@ class StartScreen(Screen[None]):
             saved_list.add_option(
                 Option(
                     Text(  # a Text, not markup: a name like "[/b]" or "[@click=...]" is shown as typed
-                        f"{g.variant}: {names} · "
+                        f"{variant_title(g.variant, short=True)}: {names} · "
                         + _("hand {number}").format(number=g.hand_number)
                         + f" · {totals} · {g.updated_at[:16].replace('T', ' ')} UTC"
                         + (" · " + _("open in {where}").format(where=g.open_in) if g.open_in else "")
