@@ -357,6 +357,7 @@ RESULT_NAMES = {
     "joker": NP_("how a hand ended", "the joker came first"),
     "draw": NP_("how a hand ended", "the wall"),
     "redeal": NP_("how a hand ended", "redeal"),
+    "unfinished": NP_("how a hand ended", "unfinished"),  # a hand a saved game stopped inside (replay's table)
 }
 
 
