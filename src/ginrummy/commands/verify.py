@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
                     if several
                     else _("hand {hand}: FAILED - {message}")
                 )
-            lines.append(msg.format(record=r, hand=c.hand, message=c.words()))
+            lines.append(msg.format(record=r, hand=c.hand, message=c.words or c.message))
         bad = [c.hand for c in checks if not c.ok]
         n = len(checks)
         if not checks:
