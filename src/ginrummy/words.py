@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .actions import Action
-from .agents.reasons import Joined, Message, Value
+from .agents.reasons import Joined, Message, Value, move_in_sentence
 from .cards import Card
 from .engine import Cut
 from .errors import OptionError
@@ -266,7 +266,8 @@ def reason_line(players: Sequence[str], seat: int | None, action: Action, reason
         names_move = reason_text(reason).lower().startswith(action.kind)
     if names_move:
         return _("{name}: {reason}").format(name=who, reason=reason_text(reason))
-    return _("{name}, {move}: {reason}").format(name=who, move=action, reason=reason_text(reason))
+    move = reason_text(move_in_sentence(action))  # the move in the reader's words (English: its notation)
+    return _("{name}, {move}: {reason}").format(name=who, move=move, reason=reason_text(reason))
 
 
 def reason_text(reason: Value | None) -> str:
