@@ -219,8 +219,8 @@ def english(line: str, data: Iterable[str] = ()) -> list[str]:
     allowed = DATA_WORDS | {w for d in data for w in _WORD.findall(d)}
     for token in line.split():
         token = token.strip(".,;:!?()\"'«»“”‘’…—–*")
-        if not token or _DATA_TOKEN.search(token) or _CARD.match(token):
-            continue
+        if not token or token in allowed or _DATA_TOKEN.search(token) or _CARD.match(token):
+            continue  # (a whole word first: latviešu is one, not "latvie" and "u")
         for word in _WORD.findall(token):
             if word not in allowed and not _CARD.match(word):
                 found.append(word)
