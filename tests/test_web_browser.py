@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from pseudo_audit import shown
+
 CHROMIUM = "/usr/bin/chromium"
 pytestmark = [
     pytest.mark.browser,
@@ -403,7 +405,7 @@ def test_accessibility_and_display_preferences(browser: Any, base_url: str) -> N
     assert card[0].replace("T", "10") in text and card[1] in text.lower()
     hrefs = first.locator("use").evaluate_all("els => els.map(e => e.getAttribute('href'))")
     assert hrefs and all(h.endswith(f"#suit-{card[1]}") for h in hrefs)
-    assert (first.get_attribute("aria-label") or "").split(" of ")[1].split(",")[0] in (
+    assert shown("page aria-label", first.get_attribute("aria-label") or "").split(" of ")[1].split(",")[0] in (
         "clubs",
         "diamonds",
         "hearts",
@@ -556,7 +558,7 @@ def test_the_owner_deletes_a_saved_game(browser: Any, tmp_path: Path) -> None:
         p.goto("/")
         button = p.page.locator('[data-delete="20250101-000000-delete"]')
         button.click()
-        assert button.inner_text() == "Really delete?"  # a second click is needed
+        assert shown("page", button.inner_text()) == "Really delete?"  # a second click is needed
         button.click()
         p.page.wait_for_function("() => document.getElementById('flash').textContent.includes('deleted')")
         button.wait_for(state="detached")

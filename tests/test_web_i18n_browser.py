@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from ginrummy.web.messages import page_messages
+from pseudo_audit import shown
 from test_web_app_phone import DESKTOP, PHONE, Phone, serve
 from test_web_browser import (
     SHOTS,
@@ -198,7 +199,7 @@ def test_the_language_chosen_in_display_is_remembered(browser: Any, tmp_path: Pa
     try:
         p.open_lobby()
         assert p.page.get_attribute("html", "lang") == "en"
-        assert p.page.inner_text("#new-start") == "Start a game"
+        assert shown("page", p.page.inner_text("#new-start")) == "Start a game"  # (the pseudo-locale's, in that run)
         if p.page.locator("#nav-display").is_visible():  # a narrow screen: Display opens the settings
             p.page.click("#nav-display")
         with p.page.expect_navigation():

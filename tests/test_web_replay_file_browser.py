@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from pseudo_audit import shown
 from test_record import random_game
 from test_web_app_phone import DESKTOP, PHONE, Phone, serve
 from test_web_browser import (
@@ -32,11 +33,15 @@ def record_of(variant: str, seed: int = 5, **kw: Any) -> dict[str, Any]:
 
 
 def text(page: Any, id_: str) -> str:
-    return str(page.inner_text(f"#{id_}"))
+    """The element's text as an English run shows it (the pseudo-locale's markers audited, then taken out)."""
+    return shown("page", str(page.inner_text(f"#{id_}")))
 
 
 def wait_text(page: Any, id_: str, start: str) -> None:
-    page.wait_for_function("([id, s]) => document.getElementById(id).textContent.startsWith(s)", arg=[id_, start])
+    page.wait_for_function(  # (the pseudo-locale's markers left out)
+        "([id, s]) => document.getElementById(id).textContent.replace(/[\u27e6\u27e7]/g, '').startsWith(s)",
+        arg=[id_, start],
+    )
 
 
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
@@ -127,19 +132,19 @@ def test_a_pasted_file_of_several_records(browser: Any, tmp_path: Path) -> None:
         p.press("#record-open")
         p.page.wait_for_selector("#replay-viewer:not([hidden])")
         assert p.page.is_visible("#record-choice")
-        assert p.page.locator("#record-choice option").all_inner_texts() == [
+        assert [shown("page", t) for t in p.page.locator("#record-choice option").all_inner_texts()] == [
             "record 1 of 3",
             "record 2 of 3",
             "record 3 of 3",
         ]
-        first = text(p.page, "replay-title")
+        first = p.page.text_content("#replay-title")  # as it is (with the pseudo-locale's markers)
         p.page.select_option("#record-choice", "1")  # the three-player game
         p.page.wait_for_function("t => document.getElementById('replay-title').textContent !== t", arg=first)
         assert p.page.locator("#replay-board .replay-seat").count() == 3  # before the deal: the three players
         p.page.keyboard.press("ArrowRight")
         wait_text(p.page, "replay-move", "Hand 1 is dealt.")
         assert p.page.locator("#replay-board .replay-seat").count() == 2  # the sitter holds no cards
-        second = text(p.page, "replay-title")
+        second = p.page.text_content("#replay-title")  # as it is (with the pseudo-locale's markers)
         p.page.select_option("#record-choice", "2")  # a saved game: it stops inside a hand
         p.page.wait_for_function("t => document.getElementById('replay-title').textContent !== t", arg=second)
         p.page.keyboard.press("End")

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from pseudo_audit import shown
 from test_stats_charts import history
 from test_web_app_phone import DESKTOP, PHONE, Phone, serve
 from test_web_browser import (
@@ -43,7 +44,7 @@ def test_the_chart_follows_the_opponent_chosen(browser: Any, tmp_path: Path, siz
         p.page.select_option("#chart-classic", "1")  # against the beginner: three games
         p.page.wait_for_function(f"() => ({DOTS})() === 3")
         assert p.page.get_attribute("#chart-classic-box", "data-chart") == "beginner"
-        label = p.page.get_attribute("#chart-classic-box svg", "aria-label") or ""
+        label = shown("page aria-label", p.page.get_attribute("#chart-classic-box svg", "aria-label") or "")
         assert "against beginner (level)" in label
         p.page.locator("#chart-classic").scroll_into_view_if_needed()
         p.shot("stats-chart-opponent")
