@@ -52,6 +52,7 @@ __all__ = [
     "default_players",
     "display_name",
     "display_names",
+    "final_part_text",
     "just_drawn",
     "move_text",
     "no_hand_line",
@@ -484,6 +485,31 @@ def _translated_explanation(text: str) -> str:
                 values["melds"] = "-"
             return _(message).format(**values)
     return text
+
+
+def final_part_text(what: str) -> str:
+    """One line of a final total (the engine's ``final_parts``: ``box bonus: 2 hands won × 25``,
+    Hollywood's ``game 2: game bonus``) in the current language; a line of another form as it is."""
+    m = re.fullmatch(r"game (\d+): (.+)", what)
+    if m is not None:
+        return _("game {number}: {part}").format(number=m[1], part=final_part_text(m[2]))
+    fixed = {
+        "points of the hands": N_("points of the hands"),
+        "game bonus": N_("game bonus"),
+        "shutout: the total doubled": N_("shutout: the total doubled"),
+    }
+    if what in fixed:
+        return _(fixed[what])
+    m = re.fullmatch(r"box bonus: (\d+) hands? won × (\d+)", what)
+    if m is not None:
+        n = int(m[1])
+        return ngettext("box bonus: {n} hand won × {bonus}", "box bonus: {n} hands won × {bonus}", n).format(
+            n=n, bonus=m[2]
+        )
+    m = re.fullmatch(r"game bonus, doubled for a shutout: 2 × (\d+)", what)
+    if m is not None:
+        return _("game bonus, doubled for a shutout: 2 × {bonus}").format(bonus=m[1])
+    return what
 
 
 def just_drawn(card: str) -> str:

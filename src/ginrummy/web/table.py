@@ -17,7 +17,7 @@ from ..engine import Cut
 from ..finish import analysis_lines
 from ..session import HUMAN, Session
 from ..variants import solo_variants
-from ..words import computer_failed, display_names, reason_text, result_lines
+from ..words import computer_failed, display_names, final_part_text, reason_text, result_lines
 from .protocol import variant_facts
 
 __all__ = ["JOKER_SEAT", "Client", "Table", "default_opponent", "default_player"]
@@ -189,7 +189,8 @@ class Table:
         if self.failure is not None:  # the computer player that failed, in the viewer's language
             info["failure"] = computer_failed(self.failure)
         if st.game_over:  # the final total of each seat line by line: every bonus on its own line
-            info["final_parts"] = [[[what, points] for what, points in seat] for seat in st.final_parts()]
+            parts = st.final_parts()  # (the engine's English lines, each in the viewer's words)
+            info["final_parts"] = [[[final_part_text(what), points] for what, points in seat] for seat in parts]
         if self.analysing is not None or self.analysis is not None:
             # a finished solitaire: its accuracy and the analysis' lines for people (None: still working)
             a = self.analysis
