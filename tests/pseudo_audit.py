@@ -116,6 +116,11 @@ KNOWN: list[tuple[str, str]] = [
         "the rule book's text on the page in xx: docs/rules.md, translated whole as rules.{ko,lv}.md (a document)",
     ),
     (r"^[\s│┃▏▕]*[a-z_]+ {3,}\S", "the start screen's options table: option names and values (docs: not translated)"),
+    (
+        r"^[a-z_]+\t\S+\t⟦",
+        "the rules' options table on the page: each option's name and default as the code spells them (data), "
+        "rulebook.py",
+    ),
     (r"\^p palette", "Textual's own command palette in the footer (docs/translating.md, Still in English)"),
     (
         r"\b(classic|oklahoma|hollywood|three|solitaire|gin-solitaire) (—|·) ",
@@ -492,9 +497,20 @@ def screen_text(app: Any) -> str:
         return ""
 
 
+# The page's visible text, without the parts it marks as written in another language (``lang``:
+# the English rule book's sections where none is translated, as the page tells screen readers).
+_PAGE_TEXT = """() => {
+  if (!document.body) return '';
+  let text = document.body.innerText;
+  for (const e of document.body.querySelectorAll('[lang]')) if (e.innerText) text = text.replace(e.innerText, '');
+  return text;
+}"""
+
+
 def page_text(page: Any) -> str:
-    """The page's visible text (``innerText`` skips what is hidden)."""
+    """The page's visible text (``innerText`` skips what is hidden), the parts in another language
+    left out."""
     try:
-        return str(page.evaluate("() => document.body ? document.body.innerText : ''"))
+        return str(page.evaluate(_PAGE_TEXT))
     except Exception:  # a page closed or navigating
         return ""

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from pseudo_audit import shown
 from test_web_browser import (  # the same server, browser and page helpers
     HAND_OVER,
     SHOTS,
@@ -282,10 +283,10 @@ def test_focus_log_hints_and_reordering(browser: Any, tmp_path: Path) -> None:
                 before_hint = p.page.locator("#hint-box")
                 p.page.keyboard.press("h")
                 before_hint.wait_for(state="visible")
-                text = p.page.inner_text("#hint-box")
+                text = shown("page", p.page.inner_text("#hint-box"))
                 assert text.startswith("Hint: You "), text  # in words ("You discard 7♥h")
                 p.page.click("#hint-box summary")
-                assert "The figures: points" in p.page.inner_text("#hint-box")
+                assert "The figures: points" in shown("page", p.page.inner_text("#hint-box"))
                 p.shot("hint")
             p.take_turn(rng, "keys")
             moves += 1
@@ -457,8 +458,8 @@ def test_the_rules_are_one_key_away(browser: Any, tmp_path: Path, size: tuple[in
         text = p.page.inner_text("#rules-body")
         assert "1b. Oklahoma Gin" in text and "initial upcard" in text
         assert "3. Solitaire" not in text  # only the sections of this variant
-        assert p.page.title().startswith("Oklahoma")
-        assert "Rules: Oklahoma gin" in p.page.inner_text("#rules-title")
+        assert shown("page title", p.page.title()).startswith("Oklahoma")
+        assert "Rules: Oklahoma gin" in shown("page", p.page.inner_text("#rules-title"))
         p.shot("rules")
         assert axe_problems(p.page) == []
         p.page.keyboard.press("Escape")

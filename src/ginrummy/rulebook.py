@@ -118,25 +118,28 @@ def _options_section(variant: str, key: str, lang: str) -> dict[str, Any]:
         rows = [[_("option"), _("default"), _("meaning")]]
         rows += [[code(n), code(d), _(doc) if doc else ""] for n, d, doc, _choices in option_help(variant)]
         title = _("Options of {game}").format(game=variant_title(variant, short=True))
-    return {"id": key, "title": title, "blocks": [{"type": "table", "rows": rows}]}
+    return {"id": key, "title": title, "blocks": [{"type": "table", "rows": rows}], "lang": lang}
 
 
 def variant_rules(variant: str, lang: str = "en") -> dict[str, Any]:
     """The rules of ``variant`` as sections of blocks, in ``lang`` where the book is translated
-    (each section missing from the translation in English); the library's error for an unknown
-    variant."""
+    (each section missing from the translation in English; the options table from the code, in
+    ``lang``), each with the language it is written in (``lang``); the library's error for an
+    unknown variant."""
     path = rules_file(lang)
     sections = _sections(path)
     english = _sections(RULES_FILE) if path != RULES_FILE else sections
     out = []
     for key in section_ids(variant):
-        if path != RULES_FILE and key.startswith("5:"):
+        if lang != "en" and key.startswith("5:"):
             out.append(_options_section(variant, key, lang))
             continue
-        found = sections.get(key) or english.get(key)
+        found, written = (sections.get(key), lang if path != RULES_FILE else "en")
+        if found is None:
+            found, written = english.get(key), "en"
         if found is not None:
             title, lines = found
-            out.append({"id": key, "title": title, "blocks": _blocks(lines)})
+            out.append({"id": key, "title": title, "blocks": _blocks(lines), "lang": written})
     return {"variant": variant, "source": f"docs/{path.name}", "sections": out}
 
 

@@ -1593,7 +1593,7 @@
 
   function agentLabel(a) {
     const label = LANG.agents[a] || a;
-    return label.charAt(0).toUpperCase() + label.slice(1);
+    return label.replace(/^(\P{L}*)(\p{L})/u, (_m, before, first) => before + first.toUpperCase()); // its first letter
   }
 
   function fillOptions(info) {
@@ -2092,7 +2092,9 @@
     }
     clear(body);
     for (const sec of data.sections) {
-      const part = el("section", { "data-section": sec.id }, el("h3", {}, sec.title));
+      // a section in another language than the page's (the English book where none is translated) says so
+      const lang = sec.lang && sec.lang !== LANG.code ? sec.lang : undefined;
+      const part = el("section", { "data-section": sec.id, lang }, el("h3", {}, sec.title));
       for (const b of sec.blocks) {
         if (b.type === "p") part.append(el("p", {}, ...marked(b.text)));
         else if (b.type === "ul") part.append(el("ul", {}, b.items.map((t) => el("li", {}, ...marked(t)))));
