@@ -18,7 +18,7 @@ from ..melds import best_discards, min_deadwood
 from ..observe import Observation
 from .base import Agent, Decision, register
 from .reasons import N_, Reason, joined, move, ngettext
-from .solo_melds import _high_card, _keep_value, _melded, _near, gin_completions
+from .solo_melds import _high_card, _keep_value, _melded, _near, gin_completions, has_gin10
 from .solo_rules import (
     _CARD_INDEX,
     SOLO_VARIANTS,
@@ -153,6 +153,9 @@ def evaluate_actions(
     knock_margin: float = 16.0,
     shortlist: int = 4,
     depth: int = 2,
+    hindsight: int = 0,
+    tolerance: float = 0.0,
+    blend: float = 0.0,
 ) -> PlanReport:
     """Estimate the value of every legal action of a solitaire position.
 
@@ -193,11 +196,26 @@ def evaluate_actions(
         return PlanReport(_ranked(values))
     if rules.objective == "win":
         deadline = None if time_budget is None else time.perf_counter() + time_budget
-        model, notes = _evaluate_model(rules, hand, um, n, cont, shortlist, deadline, depth)
+        model, notes = _evaluate_model(
+            rules, hand, um, n, cont, shortlist, deadline, depth, hindsight, seed, tolerance, blend
+        )
         values.update(model)
         return PlanReport(_ranked(values), 0, notes)
     return _evaluate_points(
-        rules, hand, unseen, cont, values, rollouts, time_budget, seed, knock_margin, shortlist, depth
+        rules,
+        hand,
+        unseen,
+        cont,
+        values,
+        rollouts,
+        time_budget,
+        seed,
+        knock_margin,
+        shortlist,
+        depth,
+        hindsight,
+        tolerance,
+        blend,
     )
 
 
@@ -330,6 +348,65 @@ def three_draw_value(rules: SoloRules, comps: Sequence[tuple[int, int]], hand: i
     return total / specials
 
 
+def sample_orders(unseen: Sequence[int], count: int, seed: int) -> list[list[int]]:
+    """``count`` orders of the unseen cards, seeded, stratified so that each unseen card comes first
+    equally often (as the rollouts)."""
+    rng = random.Random(seed)
+    cards = list(unseen)
+    out = []
+    for i in range(count):
+        first = cards[i % len(cards)]
+        rest = [c for c in cards if c != first]
+        rng.shuffle(rest)
+        out.append([first, *rest])
+    return out
+
+
+def hindsight_steps(hand: int, drops: int, orders: Sequence[Sequence[int]]) -> dict[int, list[int]]:
+    """Hindsight optimisation: for each order of the unseen cards (the same orders for every
+    discard), the fewest draws to gin of a player who knows the order, after discarding each card
+    of ``drops`` (a mask of cards of the eleven held in ``hand``).  Knowing the order it can hold
+    any ten of the cards seen, so it has gin after ``t`` draws if some ten of the cards held and
+    drawn, less the discard, are all melded (the clairvoyant's ``gin_step``,
+    :func:`~ginrummy.agents.clairvoyant.clairvoyant_value`).  Returns, per discarded card, the steps
+    per order (``len(order) + 1`` when the order gives no gin)."""
+    bits = []
+    y = drops
+    while y:
+        low = y & -y
+        y ^= low
+        bits.append(low)
+    out: dict[int, list[int]] = {b.bit_length() - 1: [] for b in bits}
+    for order in orders:
+        seen = hand
+        left = bits
+        got = {}
+        for t, c in enumerate(order, start=1):
+            seen |= 1 << c
+            if not has_gin10(seen):  # nor then any of its subsets
+                continue
+            keep = []
+            for b in left:
+                if has_gin10(seen & ~b):
+                    got[b] = t
+                else:
+                    keep.append(b)
+            left = keep
+            if not left:
+                break
+        for b in bits:
+            out[b.bit_length() - 1].append(got.get(b, len(order) + 1))
+    return out
+
+
+def _hindsight_chances(hand: int, drops: int, um: int, n: int, orders: int, seed: int) -> dict[int, float]:
+    """Per discarded card of ``drops``: the average over ``orders`` sampled orders of the hindsight
+    chance of gin before the joker, ``(n + 1 - t) / (n + 1)`` for gin after ``t`` draws."""
+    unseen = [c for c in range(52) if um >> c & 1]
+    steps = hindsight_steps(hand, drops, sample_orders(unseen, orders, seed))
+    return {d: sum(max(0, n + 1 - t) for t in ts) / (orders * (n + 1)) for d, ts in steps.items()}
+
+
 def _evaluate_model(
     rules: SoloRules,
     hand: int,
@@ -339,6 +416,10 @@ def _evaluate_model(
     shortlist: int,
     deadline: float | None = None,
     depth: int = 2,
+    hindsight: int = 0,
+    seed: int = 0,
+    tolerance: float = 0.0,
+    blend: float = 0.0,
 ) -> tuple[dict[Action, float], dict[str, Any]]:
     """Every playing-on action's :func:`hold_value`: gin outs for all, the two-draw pairs for the
     ``shortlist`` best (for all with ``depth`` 3, or while ``deadline``, a ``perf_counter`` time,
@@ -357,6 +438,7 @@ def _evaluate_model(
     first.sort(key=lambda t: (-t[0], -t[1], t[5].id))
     values: dict[Action, float] = {}
     notes: dict[str, Any] = {"outs": {}, "pairs": {}}
+    raw: dict[Action, float] = {}
     for i, (v, negkeep, outs, deg, dead, a, h) in enumerate(first):
         nouts = outs.bit_count()
         if deep or i < shortlist or (deadline is not None and time.perf_counter() < deadline):
@@ -368,7 +450,49 @@ def _evaluate_model(
         notes["outs"][str(a)] = nouts
         # Ties (and hands with nothing within reach) go to the better structure kept.
         values[a] = v + 1e-6 * (100.0 + negkeep)
+        raw[a] = v
+    if hindsight > 0 and hand.bit_count() == 11 and blend > 0:
+        drops = 0
+        for h in cont.values():
+            drops |= hand & ~h
+        chances = _hindsight_chances(hand, drops, um, n, hindsight, seed)
+        for a, h in cont.items():
+            if h != hand:
+                values[a] += blend * chances[(hand & ~h).bit_length() - 1]
+        notes["hindsight"] = {str(a): chances[(hand & ~h).bit_length() - 1] for a, h in cont.items() if h != hand}
+    elif hindsight > 0 and hand.bit_count() == 11:
+        _hindsight_ties(hand, um, n, cont, values, raw, hindsight, seed, tolerance, notes)
     return values, notes
+
+
+def _hindsight_ties(
+    hand: int,
+    um: int,
+    n: int,
+    cont: Mapping[Action, int],
+    values: dict[Action, float],
+    raw: Mapping[Action, float],
+    orders: int,
+    seed: int,
+    tolerance: float,
+    notes: dict[str, Any],
+) -> None:
+    """Break the model's ties (within ``tolerance``) among discards by hindsight: the average over
+    ``orders`` sampled orders of the chance of gin before the joker of a player who knows the order
+    (:func:`hindsight_steps`)."""
+    best = max(raw.values())
+    tied = [a for a, h in cont.items() if h != hand and raw[a] >= best - tolerance - 1e-12]
+    if len(tied) < 2:
+        return
+    drops = 0
+    for a in tied:
+        drops |= hand & ~cont[a]
+    chances = _hindsight_chances(hand, drops, um, n, orders, seed)
+    scores = {a: chances[(hand & ~cont[a]).bit_length() - 1] for a in tied}
+    top = max(values[a] for a in tied)
+    for a in tied:  # above every other discard, in the order of hindsight, then as before
+        values[a] = top + 1e-4 * scores[a] + 1e-6 * (values[a] - top)
+    notes["hindsight"] = {str(a): scores[a] for a in tied}
 
 
 def _evaluate_points(
@@ -383,6 +507,9 @@ def _evaluate_points(
     knock_margin: float,
     shortlist: int,
     depth: int = 2,
+    hindsight: int = 0,
+    tolerance: float = 0.0,
+    blend: float = 0.0,
 ) -> PlanReport:
     """Discards by the hold model; a knock (or gin) that beats the best discard's model value is
     checked against rollouts of playing on from the two best discards."""
@@ -392,7 +519,9 @@ def _evaluate_points(
         um |= 1 << c
     start = time.perf_counter()
     deadline = None if time_budget is None else start + time_budget / 2
-    model, notes = _evaluate_model(rules, hand, um, n, cont, shortlist, deadline, depth)
+    model, notes = _evaluate_model(
+        rules, hand, um, n, cont, shortlist, deadline, depth, hindsight, seed, tolerance, blend
+    )
     values.update(model)
     ends = [a for a in values if a.kind in ("gin", "knock")]
     best_play = max(model.values())
@@ -512,6 +641,9 @@ class PlannerAgent(Agent):
         knock_margin: float = 16.0,
         shortlist: int = 4,
         depth: int = 2,
+        hindsight: int = 0,
+        tolerance: float = 0.0,
+        blend: float = 0.0,
     ) -> None:
         if variant not in SOLO_VARIANTS:
             raise GinRummyError(
@@ -524,6 +656,9 @@ class PlannerAgent(Agent):
         self.knock_margin = float(knock_margin)
         self.shortlist = int(shortlist)
         self.depth = int(depth)
+        self.hindsight = int(hindsight)
+        self.tolerance = float(tolerance)
+        self.blend = float(blend)
         if self.depth not in (2, 3):
             raise GinRummyError(
                 i18n._("{option} must be 2 or 3, got {value}").format(option="depth", value=repr(depth))
@@ -553,6 +688,9 @@ class PlannerAgent(Agent):
             knock_margin=self.knock_margin,
             shortlist=self.shortlist,
             depth=self.depth,
+            hindsight=self.hindsight,
+            tolerance=self.tolerance,
+            blend=self.blend,
         )
 
     def decide(self, observation: Observation, legal: Sequence[Action]) -> Decision:
