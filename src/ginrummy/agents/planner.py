@@ -175,6 +175,9 @@ def evaluate_actions(
     played on by the continuation policy (least deadwood, gin at once, a knock worth more than
     ``knock_margin`` on average) and each scored exactly over every place of the joker; a rolled-out
     discard is worth the better of its two estimates.
+    With ``hindsight`` orders (0: none), the discards the model ties (within ``tolerance``) are
+    ordered by their hindsight chance of gin (:func:`hindsight_steps`); with ``blend`` too (playing
+    for gin), every discard is valued by the weighted mean of the model's and the hindsight chance.
     With ``time_budget`` (seconds) the two-draw search extends past the shortlist while time
     remains (up to half the budget when rollouts may follow) and rollouts continue in rounds while
     time remains; the decision then depends on the machine's speed.
@@ -451,14 +454,14 @@ def _evaluate_model(
         # Ties (and hands with nothing within reach) go to the better structure kept.
         values[a] = v + 1e-6 * (100.0 + negkeep)
         raw[a] = v
-    if hindsight > 0 and hand.bit_count() == 11 and blend > 0:
+    if hindsight > 0 and hand.bit_count() == 11 and blend > 0 and rules.objective == "win":
         drops = 0
         for h in cont.values():
             drops |= hand & ~h
         chances = _hindsight_chances(hand, drops, um, n, hindsight, seed)
-        for a, h in cont.items():
+        for a, h in cont.items():  # a weighted mean: still below the gin (1) when gin is there
             if h != hand:
-                values[a] += blend * chances[(hand & ~h).bit_length() - 1]
+                values[a] = (values[a] + blend * chances[(hand & ~h).bit_length() - 1]) / (1.0 + blend)
         notes["hindsight"] = {str(a): chances[(hand & ~h).bit_length() - 1] for a, h in cont.items() if h != hand}
     elif hindsight > 0 and hand.bit_count() == 11:
         _hindsight_ties(hand, um, n, cont, values, raw, hindsight, seed, tolerance, notes)
@@ -625,7 +628,11 @@ class PlannerAgent(Agent):
     seeded from the agent's seed and the position); ``time_budget`` (seconds) lets it continue
     while time remains; ``objective`` is ``auto`` (gin chance with ``scoring=none``, else points),
     ``win`` or ``points``; ``depth`` is 2 (the two-draw hold model, the default) or 3
-    (:func:`three_draw_value`, one draw deeper).
+    (:func:`three_draw_value`, one draw deeper).  ``hindsight`` (0 or less: off) samples that many orders
+    of the unseen cards and scores each discard by :func:`hindsight_steps`; the score breaks the
+    model's ties (within ``tolerance``) or, with ``blend`` ``w`` > 0 (playing for gin only), every
+    discard is worth the model's chance plus ``w`` times the hindsight chance, over ``1 + w``
+    (options under study: neither measured a gain, see ``docs/strength.md``).
     """
 
     name = "planner"
