@@ -20,7 +20,7 @@ from ..errors import GinRummyError, StoreError
 from ..finish import analysis_lines, file_finished_game, solitaire_analysis
 from ..i18n import N_, _
 from ..session import ComputerPlayerError, Session
-from ..words import cannot_line, cut_lines, reason_text, result_name, takeback_line
+from ..words import cannot_line, cut_lines, reason_text, result_name, takeback_line, variant_title
 from .choose import SpreadScreen
 from .common import SOLO, host, speak_keys
 from .dialogs import DiscardsScreen, HelpScreen, RulesScreen
@@ -98,7 +98,8 @@ class GameScreen(TableScreen):
 
     def on_mount(self) -> None:
         s = self.session
-        self.title = s.state.variant  # the header has room for the totals of three players at 80 columns
+        # the short title, in the reader's words: the header keeps room for three players' totals at 80 columns
+        self.title = variant_title(s.state.variant, short=True)
         for button in self.query("#actions Button"):
             button.can_focus = False  # keys drive play; focus moving off hidden buttons would churn the footer
         log = self.query_one("#log", RichLog)

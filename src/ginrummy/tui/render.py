@@ -17,7 +17,16 @@ from ..melds import min_deadwood
 from ..observe import Observation
 from ..session import HUMAN, Session
 from ..variants import find_variant
-from ..words import display_name, just_drawn, no_hand_line, result_lines, result_name, seat_kind, upcard_notes
+from ..words import (
+    display_name,
+    just_drawn,
+    no_hand_line,
+    result_lines,
+    result_name,
+    seat_kind,
+    upcard_notes,
+    variant_title,
+)
 from .common import SOLO
 from .widgets import bonus_formula, cards_text
 
@@ -82,7 +91,7 @@ def info_line(obs: Observation) -> Text:
         else:
             parts.append(_("box {box} · captain {captain} · sitter {sitter}").format(**names))
     line = Text()
-    line.append(v, style="bold")
+    line.append(variant_title(v, short=True), style="bold")  # in the reader's words, not the id
     line.append(" · " + " · ".join(parts))
     return line
 

@@ -81,7 +81,7 @@ class StartScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Label(_("Variant"), classes="label")
                 yield Select(
-                    [(f"{v} — {variant_title(v)}", v) for v in variant_names()],
+                    [(variant_title(v), v) for v in variant_names()],
                     value=self.variant,
                     allow_blank=False,
                     id="variant",

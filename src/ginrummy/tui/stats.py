@@ -63,9 +63,7 @@ class StatsScreen(Screen[None]):
             return
         for variant in [v for v in variant_names() if v in stats]:
             st = stats[variant]
-            text = f"[b]{variant}[/b] — {variant_title(variant)}\n" + "\n".join(
-                escape(line) for line in stats_lines(st)
-            )
+            text = f"[b]{variant_title(variant)}[/b]\n" + "\n".join(escape(line) for line in stats_lines(st))
             if st.get("accuracy") is not None:
                 n = len(st["accuracy_history"])
                 text += "\n" + ngettext(
