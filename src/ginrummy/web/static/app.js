@@ -23,6 +23,7 @@
     queue: [],
     retry: 0,
     game: null,
+    drag: null, // a finger dragging a card of the hand ({stale, since}): the hand is redrawn when it ends
     seat: null,
     token: null,
     obs: null,
@@ -973,6 +974,13 @@
   }
 
   function renderHand() {
+    // Not under a finger: redrawing would take the dragged card's node out of the page, and the
+    // rest of the drag's events with it (the drag never ends). Drawn when the drag ends.
+    if (S.drag && Date.now() - S.drag.since < 10000) {
+      S.drag.stale = true; // (a drag whose end never came stops holding the hand back after 10 s)
+      return;
+    }
+    S.drag = null;
     const o = S.obs;
     const box = clear($("hand"));
     const hand = displayHand();
@@ -1047,6 +1055,12 @@
     if (ev.pointerType !== "touch" && ev.pointerType !== "pen") return;
     const start = { x: ev.clientX, y: ev.clientY };
     let moving = false;
+    S.drag = { stale: false, since: Date.now() };
+    const redrawIfStale = () => {
+      const stale = S.drag && S.drag.stale;
+      S.drag = null;
+      if (stale && S.obs) renderHand();
+    };
     const move = (e) => {
       if (e.pointerId !== ev.pointerId) return;
       const dx = e.clientX - start.x;
@@ -1059,25 +1073,34 @@
       $("pile") && $("pile").classList.toggle("drop-ok", !!document.elementFromPoint(e.clientX, e.clientY)?.closest("#pile") && can(`discard ${card}`));
     };
     const end = (e) => {
-      if (e.pointerId !== ev.pointerId) return;
+      if (e.type !== "blur" && e.pointerId !== ev.pointerId) return;
       document.removeEventListener("pointermove", move);
       document.removeEventListener("pointerup", end);
       document.removeEventListener("pointercancel", end);
-      if (!moving) return;
+      window.removeEventListener("blur", end);
+      if (!moving) {
+        redrawIfStale();
+        return;
+      }
       node.classList.remove("dragging");
       node.style.transform = "";
       node.style.pointerEvents = "";
       if ($("pile")) $("pile").classList.remove("drop-ok");
       S.dragEnded = Date.now(); // the click that may follow a drag does not choose the card
-      if (e.type === "pointercancel") return;
+      if (e.type === "pointercancel" || e.type === "blur") {
+        redrawIfStale();
+        return;
+      }
       const under = document.elementFromPoint(e.clientX, e.clientY);
       const target = under && under.closest("#hand .card");
+      redrawIfStale();
       if (target && target.dataset.card !== card) moveCard(card, displayHand().indexOf(target.dataset.card));
       else if (under && under.closest("#pile") && can(`discard ${card}`)) act(`discard ${card}`);
     };
     document.addEventListener("pointermove", move);
     document.addEventListener("pointerup", end);
     document.addEventListener("pointercancel", end);
+    window.addEventListener("blur", end); // the page left mid-drag: the drag ends, nothing played
   }
 
   function clickCard(card) {
