@@ -101,29 +101,45 @@ def NP_(context: str, text: str, /, **values: object) -> Message:
     return Message(text, tuple((k, _value(v)) for k, v in values.items()), context=context)
 
 
+# The moves' names in the reader's words, in two contexts (at the head of a reason, inside a
+# sentence): for each kind, its message with a card and without one (None: that form is the
+# notation).  Literal texts, so that Babel's extractor finds each with its context.
+_MOVES_AT_HEAD: dict[str, tuple[Message | None, Message | None]] = {
+    "draw": (None, NP_("a move, at the head of a reason", "Draw")),
+    "take": (None, NP_("a move, at the head of a reason", "Take")),
+    "pass": (None, NP_("a move, at the head of a reason", "Pass")),
+    "discard": (NP_("a move, at the head of a reason", "Discard {card}"), None),
+    "knock": (NP_("a move, at the head of a reason", "Knock {card}"), NP_("a move, at the head of a reason", "Knock")),
+    "gin": (NP_("a move, at the head of a reason", "Gin {card}"), NP_("a move, at the head of a reason", "Gin")),
+    "layoff": (NP_("a move, at the head of a reason", "Lay off {card}"), None),
+}
+_MOVES_IN_SENTENCE: dict[str, tuple[Message | None, Message | None]] = {
+    "draw": (None, NP_("a move, inside a sentence", "draw")),
+    "take": (None, NP_("a move, inside a sentence", "take")),
+    "pass": (None, NP_("a move, inside a sentence", "pass")),
+    "discard": (NP_("a move, inside a sentence", "discard {card}"), None),
+    "knock": (NP_("a move, inside a sentence", "knock {card}"), NP_("a move, inside a sentence", "knock")),
+    "gin": (NP_("a move, inside a sentence", "gin {card}"), NP_("a move, inside a sentence", "gin")),
+    "layoff": (NP_("a move, inside a sentence", "layoff {card}"), None),
+}
+
+
+def _named(action: Action, names: Mapping[str, tuple[Message | None, Message | None]]) -> Message | None:
+    """``action``'s message in ``names`` (its card as the value ``card``), or None."""
+    with_card, without = names.get(action.kind, (None, None))
+    if action.card is None:
+        return without
+    if with_card is None:
+        return None
+    return Message(with_card.text, (("card", str(action.card)),), context=with_card.context)
+
+
 def move(action: Action) -> Value:
     """``action`` named at the head of a reason (``Discard 7h``, ``Knock 7h``, ``Draw``), in the
     reader's words; a kind with no name here is its notation, capitalised."""
-    card = "" if action.card is None else str(action.card)
-    kind = action.kind
-    if kind == "draw":
-        return NP_("a move, at the head of a reason", "Draw")
-    if kind == "take":
-        return NP_("a move, at the head of a reason", "Take")
-    if kind == "pass":
-        return NP_("a move, at the head of a reason", "Pass")
-    if kind == "discard" and card:
-        return NP_("a move, at the head of a reason", "Discard {card}", card=card)
-    if kind == "knock":
-        if card:
-            return NP_("a move, at the head of a reason", "Knock {card}", card=card)
-        return NP_("a move, at the head of a reason", "Knock")
-    if kind == "gin":
-        if card:
-            return NP_("a move, at the head of a reason", "Gin {card}", card=card)
-        return NP_("a move, at the head of a reason", "Gin")
-    if kind == "layoff" and card:
-        return NP_("a move, at the head of a reason", "Lay off {card}", card=card)
+    named = _named(action, _MOVES_AT_HEAD)
+    if named is not None:
+        return named
     text = str(action)
     return f"{text[:1].upper()}{text[1:]}"
 
@@ -131,27 +147,8 @@ def move(action: Action) -> Value:
 def move_in_sentence(action: Action) -> Value:
     """``action`` named inside a sentence (``played discard 7h``: in English its notation), in the
     reader's words; a kind with no name here is its notation."""
-    card = "" if action.card is None else str(action.card)
-    kind = action.kind
-    if kind == "draw":
-        return NP_("a move, inside a sentence", "draw")
-    if kind == "take":
-        return NP_("a move, inside a sentence", "take")
-    if kind == "pass":
-        return NP_("a move, inside a sentence", "pass")
-    if kind == "discard" and card:
-        return NP_("a move, inside a sentence", "discard {card}", card=card)
-    if kind == "knock":
-        if card:
-            return NP_("a move, inside a sentence", "knock {card}", card=card)
-        return NP_("a move, inside a sentence", "knock")
-    if kind == "gin":
-        if card:
-            return NP_("a move, inside a sentence", "gin {card}", card=card)
-        return NP_("a move, inside a sentence", "gin")
-    if kind == "layoff" and card:
-        return NP_("a move, inside a sentence", "layoff {card}", card=card)
-    return str(action)
+    named = _named(action, _MOVES_IN_SENTENCE)
+    return named if named is not None else str(action)
 
 
 def ngettext(singular: str, plural: str, count: int, /, **values: object) -> Message:
