@@ -403,18 +403,23 @@ def test_the_lobbys_lists_and_a_replay_name_the_seats_in_the_pages_language(tmp_
 def test_every_line_of_a_final_total_is_worded_from_the_catalogs() -> None:
     """The page shows each final total line by line (``final_parts``): every form the scoring
     writes (Hollywood's games too) is said again from the catalogs, none left in English."""
+    import dataclasses
+
     from ginrummy.scoring import game_final_parts
     from ginrummy.words import final_part_text
 
-    lines = set()
+    parts = set()
     for shutout in ("none", "double_game_bonus", "double_total"):
         for points, won in (([120, 0], [3, 0]), ([105, 40], [1, 2])):
             for seat in game_final_parts(points, won, game_bonus=100, box_bonus=25, shutout=shutout):
-                lines |= {what for what, _points in seat}
-    lines |= {f"game 2: {what}" for what in lines}
-    assert len(lines) >= 12
+                parts |= set(seat)
+    parts |= {dataclasses.replace(part, game=2) for part in parts}
+    assert len({part.kind for part in parts}) == 5 and len(parts) >= 12
     with using("xx"):
-        for what in sorted(lines):
-            assert outside_markers(final_part_text(what)) == "", what
+        for part in sorted(parts, key=lambda p: p.what):
+            assert outside_markers(final_part_text(part)) == "", part
     with using("en"):
-        assert {final_part_text(what) for what in lines} == lines
+        assert all(final_part_text(part) == part.what for part in parts)
+    with using("lv"):
+        box = next(part for part in parts if part.kind == "box" and part.hands == 1 and not part.game)
+        assert final_part_text(box) != box.what and "25" in final_part_text(box)

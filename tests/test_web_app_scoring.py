@@ -13,16 +13,18 @@ from ginrummy.session import Session
 def test_the_parts_add_up_to_the_final_total(shutout: str) -> None:
     for points, won in (([120, 0], [4, 0]), ([104, 37], [5, 2]), ([0, 100], [0, 3])):
         parts = game_final_parts(points, won, game_bonus=100, box_bonus=25, shutout=shutout)
-        sums = [sum(p for _, p in seat) for seat in parts]
+        sums = [sum(part.points for part in seat) for seat in parts]
         assert sums == game_final(points, won, game_bonus=100, box_bonus=25, shutout=shutout)
         winner = 0 if points[0] > points[1] else 1
-        assert any(what.startswith("game bonus") for what, _ in parts[winner])
-        assert parts[winner][0] == ("points of the hands", points[winner])
+        assert any(part.what.startswith("game bonus") for part in parts[winner])
+        assert (parts[winner][0].what, parts[winner][0].points) == ("points of the hands", points[winner])
     shut = game_final_parts([120, 0], [4, 0], game_bonus=100, box_bonus=25, shutout=shutout)[0]
+    lines = [(part.what, part.points) for part in shut]
+    assert lines[1] == ("box bonus: 4 hands won × 25", 100)
     if shutout == "double_game_bonus":
-        assert ("game bonus, doubled for a shutout: 2 × 100", 200) in shut
+        assert ("game bonus, doubled for a shutout: 2 × 100", 200) in lines
     elif shutout == "double_total":
-        assert shut[-1] == ("shutout: the total doubled", 120 + 100 + 100)
+        assert lines[-1] == ("shutout: the total doubled", 120 + 100 + 100)
 
 
 @pytest.mark.parametrize("variant", ["classic", "oklahoma", "hollywood", "three", "solitaire"])
@@ -41,6 +43,6 @@ def test_finished_games_parts_match_final_totals(variant: str) -> None:
             s.start_hand()
             s.run_computers()
         parts = s.state.final_parts()
-        assert [sum(p for _, p in seat) for seat in parts] == s.state.final_totals()
+        assert [sum(part.points for part in seat) for seat in parts] == s.state.final_totals()
         if variant == "hollywood":
-            assert any(what.startswith("game 3: ") for what, _ in parts[0])
+            assert any(part.game == 3 and part.what.startswith("game 3: ") for part in parts[0])

@@ -37,6 +37,7 @@ from .options import Options, options_for, show
 from .rules import Cut, HandLog, HandResult, Match, Phase, ResultKind, Rules, rules_for
 from .rules.cut import cut_order
 from .rules.hand import PH_DEAL, PH_DISCARD, PH_OPENING, PH_OVER
+from .scoring import FinalPart
 from .variants import VARIANTS, find_variant, solo_variants, table_variants
 
 __all__ = ["RECORD_FORMAT", "SEATS", "Cut", "HandResult", "Phase", "ResultKind", "State"]
@@ -529,13 +530,13 @@ class State(Match):
         2.7); before that, and in variants without bonuses, the running hand points."""
         if not self.game_over:
             return list(self.totals)
-        return [sum(points for _what, points in seat) for seat in self.final_parts()]
+        return [sum(part.points for part in seat) for seat in self.final_parts()]
 
-    def final_parts(self) -> list[list[tuple[str, int]]]:
-        """:meth:`final_totals` line by line: for each seat, ``(what, points)`` pairs that add up to
-        its final total (the hand points and each bonus; Hollywood's three games one by one)."""
+    def final_parts(self) -> list[list[FinalPart]]:
+        """:meth:`final_totals` line by line: for each seat, the parts (:class:`~ginrummy.scoring.FinalPart`)
+        that add up to its final total (the hand points and each bonus; Hollywood's three games one by one)."""
         if not self.game_over:
-            return [[("points of the hands", t)] for t in self.totals]
+            return [[FinalPart("hands", t)] for t in self.totals]
         return self._rules.final_parts(self)
 
     # ------------------------------------------------------------------ copying and undo

@@ -12,13 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from .cards import Card
 
 __all__ = [
+    "FinalPart",
     "HollywoodSheet",
     "cut_for_roles",
     "game_final",
+    "game_final_parts",
     "oklahoma_knock_limit",
     "solitaire_points",
     "table_hand_points",
@@ -82,6 +85,36 @@ def solitaire_points(
     return "knock", 0, 0
 
 
+@dataclass(frozen=True)
+class FinalPart:
+    """One line of a final total (rules 1.10, 1c.3, 2.7): what it counts, as data, and its points.
+    Front ends word it (``words.final_part_text``); :attr:`what` is the English line.
+
+    >>> FinalPart("box", 50, hands=2, bonus=25).what
+    'box bonus: 2 hands won × 25'
+    >>> FinalPart("game_bonus", 100, game=2).what
+    'game 2: game bonus'
+    """
+
+    kind: Literal["hands", "box", "game_bonus", "game_bonus_doubled", "shutout_doubled"]
+    points: int
+    hands: int = 0  # "box": the hands won
+    bonus: int = 0  # "box": the bonus a hand; "game_bonus_doubled": the game bonus doubled
+    game: int = 0  # Hollywood: which of the three games (1 to 3); 0 for a game of one
+
+    @property
+    def what(self) -> str:
+        """The line in English (logs, tests, a library user's print)."""
+        line = {
+            "hands": "points of the hands",
+            "box": f"box bonus: {self.hands} hand{'s' if self.hands != 1 else ''} won × {self.bonus}",
+            "game_bonus": "game bonus",
+            "game_bonus_doubled": f"game bonus, doubled for a shutout: 2 × {self.bonus}",
+            "shutout_doubled": "shutout: the total doubled",
+        }[self.kind]
+        return f"game {self.game}: {line}" if self.game else line
+
+
 def game_final(
     hand_points: Sequence[int],
     hands_won: Sequence[int],
@@ -92,7 +125,7 @@ def game_final(
 ) -> list[int]:
     """Rule 1.10: each player's final total (hand points plus end-of-game bonuses)."""
     parts = game_final_parts(hand_points, hands_won, game_bonus=game_bonus, box_bonus=box_bonus, shutout=shutout)
-    return [sum(points for _, points in seat) for seat in parts]
+    return [sum(part.points for part in seat) for seat in parts]
 
 
 def game_final_parts(
@@ -102,23 +135,30 @@ def game_final_parts(
     game_bonus: int,
     box_bonus: int,
     shutout: str,
-) -> list[list[tuple[str, int]]]:
-    """Rule 1.10 line by line: for each player, ``(what, points)`` pairs that add up to the final
-    total (the hand points, the box bonus, the game bonus, a shutout's doubling)."""
+    game: int = 0,
+) -> list[list[FinalPart]]:
+    """Rule 1.10 line by line: for each player, the parts that add up to the final total (the hand
+    points, the box bonus, the game bonus, a shutout's doubling); ``game`` numbers Hollywood's.
+
+    >>> [part.what for part in game_final_parts([104, 0], [4, 0], game_bonus=100, box_bonus=25,
+    ...                                           shutout="double_game_bonus")[0]]
+    ['points of the hands', 'box bonus: 4 hands won × 25', 'game bonus, doubled for a shutout: 2 × 100']
+    """
     winner = max(range(len(hand_points)), key=lambda i: hand_points[i])
-    parts: list[list[tuple[str, int]]] = []
+    parts: list[list[FinalPart]] = []
     for p, w in zip(hand_points, hands_won, strict=True):
-        seat = [("points of the hands", p)]
+        seat = [FinalPart("hands", p, game=game)]
         if box_bonus and w:
-            seat.append((f"box bonus: {w} hand{'s' if w != 1 else ''} won × {box_bonus}", box_bonus * w))
+            seat.append(FinalPart("box", box_bonus * w, hands=w, bonus=box_bonus, game=game))
         parts.append(seat)
     shut = all(p == 0 for i, p in enumerate(hand_points) if i != winner)
     if shut and shutout == "double_game_bonus":
-        parts[winner].append((f"game bonus, doubled for a shutout: 2 × {game_bonus}", game_bonus * 2))
+        parts[winner].append(FinalPart("game_bonus_doubled", game_bonus * 2, bonus=game_bonus, game=game))
     else:
-        parts[winner].append(("game bonus", game_bonus))
+        parts[winner].append(FinalPart("game_bonus", game_bonus, game=game))
     if shut and shutout == "double_total":
-        parts[winner].append(("shutout: the total doubled", sum(points for _, points in parts[winner])))
+        total = sum(part.points for part in parts[winner])
+        parts[winner].append(FinalPart("shutout_doubled", total, game=game))
     return parts
 
 
@@ -153,10 +193,12 @@ class HollywoodSheet:
         pts = [x or 0 for x in self.games[game]]
         return game_final(pts, self.entries[game], game_bonus=game_bonus, box_bonus=box_bonus, shutout=shutout)
 
-    def settle_parts(self, game: int, *, game_bonus: int, box_bonus: int, shutout: str) -> list[list[tuple[str, int]]]:
-        """:meth:`settle` line by line (:func:`game_final_parts`)."""
+    def settle_parts(self, game: int, *, game_bonus: int, box_bonus: int, shutout: str) -> list[list[FinalPart]]:
+        """:meth:`settle` line by line (:func:`game_final_parts`), each part numbered with its game."""
         pts = [x or 0 for x in self.games[game]]
-        return game_final_parts(pts, self.entries[game], game_bonus=game_bonus, box_bonus=box_bonus, shutout=shutout)
+        return game_final_parts(
+            pts, self.entries[game], game_bonus=game_bonus, box_bonus=box_bonus, shutout=shutout, game=game + 1
+        )
 
     def to_json(self) -> dict[str, object]:
         return {"games": [list(g) for g in self.games], "closed": list(self.closed)}

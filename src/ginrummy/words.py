@@ -37,6 +37,7 @@ from .engine import Cut
 from .errors import OptionError
 from .i18n import N_, NP_, _, current_language, ngettext, npgettext, pgettext, using
 from .melds import Arrangement
+from .scoring import FinalPart
 from .variants import Variant, find_variant, solo_variants
 
 __all__ = [
@@ -487,29 +488,25 @@ def _translated_explanation(text: str) -> str:
     return text
 
 
-def final_part_text(what: str) -> str:
-    """One line of a final total (the engine's ``final_parts``: ``box bonus: 2 hands won × 25``,
-    Hollywood's ``game 2: game bonus``) in the current language; a line of another form as it is."""
-    m = re.fullmatch(r"game (\d+): (.+)", what)
-    if m is not None:
-        return _("game {number}: {part}").format(number=m[1], part=final_part_text(m[2]))
-    fixed = {
-        "points of the hands": N_("points of the hands"),
-        "game bonus": N_("game bonus"),
-        "shutout: the total doubled": N_("shutout: the total doubled"),
-    }
-    if what in fixed:
-        return _(fixed[what])
-    m = re.fullmatch(r"box bonus: (\d+) hands? won × (\d+)", what)
-    if m is not None:
-        n = int(m[1])
-        return ngettext("box bonus: {n} hand won × {bonus}", "box bonus: {n} hands won × {bonus}", n).format(
-            n=n, bonus=m[2]
+def final_part_text(part: FinalPart) -> str:
+    """One line of a final total (the engine's ``final_parts``: the box bonus, Hollywood's games...)
+    in the current language."""
+    if part.kind == "box":
+        line = ngettext("box bonus: {n} hand won × {bonus}", "box bonus: {n} hands won × {bonus}", part.hands).format(
+            n=part.hands, bonus=part.bonus
         )
-    m = re.fullmatch(r"game bonus, doubled for a shutout: 2 × (\d+)", what)
-    if m is not None:
-        return _("game bonus, doubled for a shutout: 2 × {bonus}").format(bonus=m[1])
-    return what
+    elif part.kind == "game_bonus_doubled":
+        line = _("game bonus, doubled for a shutout: 2 × {bonus}").format(bonus=part.bonus)
+    else:
+        line = _(_FINAL_PART_WORDS[part.kind])
+    return _("game {number}: {part}").format(number=part.game, part=line) if part.game else line
+
+
+_FINAL_PART_WORDS = {
+    "hands": N_("points of the hands"),
+    "game_bonus": N_("game bonus"),
+    "shutout_doubled": N_("shutout: the total doubled"),
+}
 
 
 def just_drawn(card: str) -> str:

@@ -21,6 +21,7 @@ from ..errors import IllegalAction
 from ..i18n import _
 from ..melds import best_discard_deadwood, deadwood_after_each, min_deadwood
 from ..options import Options
+from ..scoring import FinalPart
 from ..variants import Variant, find_variant
 from .hand import Cut, HandResult, Match
 
@@ -237,9 +238,9 @@ class Rules:
         """Each seat's boxes (lines) for the end-of-game box bonus: one a hand won."""
         return list(m.hands_won)
 
-    def final_parts(self, m: Match) -> list[list[tuple[str, int]]]:
+    def final_parts(self, m: Match) -> list[list[FinalPart]]:
         """Each seat's final total line by line once the game is over (the hand points here)."""
-        return [[("points of the hands", t)] for t in m.totals]
+        return [[FinalPart("hands", t)] for t in m.totals]
 
     # ------------------------------------------------------------------ records
     def recorded_actions(self, actions: list[Action]) -> list[Action]:

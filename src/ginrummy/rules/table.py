@@ -15,7 +15,14 @@ from ..errors import IllegalAction
 from ..i18n import _
 from ..melds import best_arrangement, best_defense, lay_off_all
 from ..options import TableOptions, ThreeOptions
-from ..scoring import HollywoodSheet, game_final_parts, oklahoma_knock_limit, table_hand_points, three_rotation
+from ..scoring import (
+    FinalPart,
+    HollywoodSheet,
+    game_final_parts,
+    oklahoma_knock_limit,
+    table_hand_points,
+    three_rotation,
+)
 from .base import Rules
 from .hand import PH_DISCARD, PH_DRAW, PH_UPCARD, Cut, HandResult, Match, ResultKind
 
@@ -278,7 +285,7 @@ class TableGame(Rules):
         self.rotate_dealer(m, result, scorer)
         m.game_over = max(m.totals) >= self.options.game_target
 
-    def final_parts(self, m: Match) -> list[list[tuple[str, int]]]:
+    def final_parts(self, m: Match) -> list[list[FinalPart]]:
         o = self.options
         return game_final_parts(
             m.totals, self.boxes(m), game_bonus=o.game_bonus, box_bonus=o.box_bonus, shutout=o.shutout
@@ -332,18 +339,18 @@ class Hollywood(TableGame):
         m.game_over = m.hollywood.over  # rule 1c.4
 
     def game_winner(self, m: Match) -> int | None:
-        finals = [sum(points for _what, points in seat) for seat in self.final_parts(m)]
+        finals = [sum(part.points for part in seat) for seat in self.final_parts(m)]
         return max(range(2), key=lambda i: finals[i]) if finals[0] != finals[1] else None
 
-    def final_parts(self, m: Match) -> list[list[tuple[str, int]]]:
+    def final_parts(self, m: Match) -> list[list[FinalPart]]:
         """Rule 1c.3: each of the three games settled with the bonuses, one by one."""
         assert m.hollywood is not None
         o = self.options
-        out: list[list[tuple[str, int]]] = [[], []]
+        out: list[list[FinalPart]] = [[], []]
         for g in range(3):
             parts = m.hollywood.settle_parts(g, game_bonus=o.game_bonus, box_bonus=o.box_bonus, shutout=o.shutout)
             for i, seat in enumerate(parts):
-                out[i].extend((f"game {g + 1}: {what}", points) for what, points in seat)
+                out[i].extend(seat)
         return out
 
 
@@ -379,7 +386,7 @@ class Three(TableGame):
         m.roles = three_rotation(m.roles, outcome)  # rule 2.6
         m.game_over = max(m.totals) >= self.options.game_target
 
-    def final_parts(self, m: Match) -> list[list[tuple[str, int]]]:
+    def final_parts(self, m: Match) -> list[list[FinalPart]]:
         if self.options.end_bonuses:
             return super().final_parts(m)
-        return [[("points of the hands", t)] for t in m.totals]
+        return [[FinalPart("hands", t)] for t in m.totals]

@@ -189,8 +189,8 @@ class Table:
         if self.failure is not None:  # the computer player that failed, in the viewer's language
             info["failure"] = computer_failed(self.failure)
         if st.game_over:  # the final total of each seat line by line: every bonus on its own line
-            parts = st.final_parts()  # (the engine's English lines, each in the viewer's words)
-            info["final_parts"] = [[[final_part_text(what), points] for what, points in seat] for seat in parts]
+            parts = st.final_parts()  # (each line in the viewer's words)
+            info["final_parts"] = [[[final_part_text(part), part.points] for part in seat] for seat in parts]
         if self.analysing is not None or self.analysis is not None:
             # a finished solitaire: its accuracy and the analysis' lines for people (None: still working)
             a = self.analysis
