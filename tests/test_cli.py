@@ -227,7 +227,7 @@ def test_replay_and_verify_read_what_export_writes(
     code, out, _ = run(["replay", path, "--json"], capsys)
     assert code == 0 and [s["variant"] for s in json.loads(out)] == ["classic", "solitaire"]
     code, out, _ = run(["replay", path], capsys)
-    assert code == 0 and out.startswith("record 1 of 2\nclassic: ") and "\nrecord 2 of 2\nsolitaire: " in out
+    assert code == 0 and out.startswith("record 1 of 2\nClassic gin: ") and "\nrecord 2 of 2\nSolitaire gin: " in out
     code, out, _ = run(["verify", path], capsys)
     assert code == 0 and "record 2: all 2 hands verify" in out
     broken = [records[0], {**records[1], "variant": "poker"}]
@@ -380,6 +380,19 @@ def test_the_guard_in_a_real_process(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
 
 
+@pytest.mark.parametrize(("lang", "title"), [("ko", "클래식 진"), ("lv", "Klasiskais džins")])
+def test_replay_heads_its_table_with_the_variants_title(
+    lang: str, title: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``replay`` names the variant by its title in the language (the record and ``--json`` keep
+    the name ``--variant`` takes)."""
+    path = write(tmp_path, played("classic", seed=1).to_record())
+    code, out, _ = run(["--data-dir", str(tmp_path / "data"), "--lang", lang, "replay", path], capsys)
+    assert code == 0 and out.startswith(f"{title}: ") and "classic" not in out, out.splitlines()[0]
+    code, out, _ = run(["--data-dir", str(tmp_path / "data"), "--lang", lang, "replay", path, "--json"], capsys)
+    assert code == 0 and json.loads(out)["variant"] == "classic"
+
+
 def test_an_ascii_terminal_gets_escapes_not_a_crash(tmp_path: Path) -> None:
     rec = played().to_record()
     rec["players"] = ["Zoë", "Bob"]
@@ -390,7 +403,7 @@ def test_an_ascii_terminal_gets_escapes_not_a_crash(tmp_path: Path) -> None:
         timeout=60,
     )
     assert proc.returncode == 0 and proc.stderr == b""
-    assert proc.stdout.decode("ascii").startswith("classic: Zo\\xeb v Bob;")
+    assert proc.stdout.decode("ascii").startswith("Classic gin: Zo\\xeb v Bob;")
 
 
 def test_an_empty_export_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,11 +9,14 @@ in the pseudo-locale ``xx`` (the whole message inside ``⟦…⟧``)."""
 from __future__ import annotations
 
 import ast
+import errno
+import os
 import re
+import sqlite3
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -21,10 +24,10 @@ from ginrummy import i18n
 from ginrummy.actions import Action
 from ginrummy.cards import Card, CardSet, parse_cards
 from ginrummy.engine import State
-from ginrummy.errors import GinRummyError
+from ginrummy.errors import GinRummyError, system_reason
 from ginrummy.names import clean_name, distinct_name
 from ginrummy.options import options_for
-from ginrummy.record import check, parse_records, replay
+from ginrummy.record import check, load_records, parse_records, replay
 from ginrummy.session import HUMAN, make_session
 from ginrummy.store import DB_NAME, Store
 
@@ -52,7 +55,8 @@ DATA_WORDS = {
     "variant",
     "verify",
 }
-SAME_SPELLING = {"no"}  # Latvian "no" (from, of) is spelled as the English word
+E = TypeVar("E", bound=BaseException)
+SAME_SPELLING = {"no", "to"}  # Latvian "no" (from, of) and "to" (it) are spelled as English words
 CARD = re.compile(r"(10|[A2-9TJQK])[cdhs]")  # card notation (``Kd``, ``Ts``) is the same in every language
 VARIANT_WORDS = {"classic", "oklahoma", "hollywood", "three", "solitaire", "gin"}
 
@@ -120,6 +124,31 @@ def store_of(content: bytes | None) -> None:
         else:
             path.write_bytes(content)
         Store(folder)
+
+
+def sqlite_garbage() -> bytes:
+    """SQLite's header, then no database: SQLite refuses it (``file is not a database``)."""
+    return b"SQLite format 3\x00" + b"garbage " * 100
+
+
+def read_record_at(name: str | None) -> None:
+    """Read a record file that is not there (``name``) or is a folder (None): a real OSError."""
+    with tempfile.TemporaryDirectory() as folder:
+        load_records(Path(folder) / name if name is not None else folder)
+
+
+def store_at_a_file(below: bool) -> None:
+    """A Store whose data directory is a file (or lies below one): a real OSError."""
+    with tempfile.TemporaryDirectory() as folder:
+        file = Path(folder) / "a-file"
+        file.write_text("x", encoding="utf-8")
+        Store(file / "sub" if below else file)
+
+
+def read_only_store_of(content: bytes) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / DB_NAME).write_bytes(content)
+        Store(folder, read_only=True)
 
 
 def analysed(variant: str) -> None:
@@ -190,6 +219,13 @@ CASES: dict[str, tuple[Callable[[], Any], set[str]]] = {
     "unknown variant of a session": (lambda: make_session("canasta"), {"canasta"}),
     "database not SQLite": (lambda: store_of(b"not a database at all" * 10), {"play", "new", "database", "SQLite"}),
     "database a folder": (lambda: store_of(None), set()),
+    # The operating system's and SQLite's own reasons, from real failures (errors.system_reason)
+    "record file missing": (lambda: read_record_at("missing.json"), set()),
+    "record file a folder": (lambda: read_record_at(None), set()),
+    "data directory a file": (lambda: store_at_a_file(below=False), set()),
+    "data directory below a file": (lambda: store_at_a_file(below=True), set()),
+    "database SQLite's header, no database": (lambda: store_of(sqlite_garbage()), {"play", "new", "database"}),
+    "database read-only, no database": (lambda: read_only_store_of(sqlite_garbage()), {"play", "new", "database"}),
     "name not text": (lambda: clean_name(7), set()),  # type: ignore[arg-type]
     "name too long": (lambda: clean_name("x" * 100), set()),
     "name with a control character": (lambda: clean_name("Ann\x07"), {"U"}),
@@ -347,3 +383,145 @@ def test_agents_and_environments_refuse_in_the_language_in_effect() -> None:
                 message = str(raised(make))
             left = words_left(message, english, allowed | agents)
             assert message != english and left == set(), f"{lang}: English {sorted(left)} left in {message!r}"
+
+
+# ------------------------------------------------------------------------------------ the system's reasons
+def failure(make: Callable[[], object], kind: type[E]) -> E:
+    """The exception of type ``kind`` that a real operation raises."""
+    with pytest.raises(kind) as info:
+        make()
+    return info.value
+
+
+def permission_denied(folder: Path) -> OSError:
+    """A real "Permission denied": a file without permissions for a user other than root; for root
+    (who may read any file), writing to a read-only file of sysfs."""
+    if os.geteuid() != 0:
+        locked = folder / "locked"
+        locked.write_text("x", encoding="utf-8")
+        locked.chmod(0)
+        return failure(lambda: locked.read_text(encoding="utf-8"), OSError)
+    notes = Path("/sys/kernel/notes")
+    if not notes.exists():
+        pytest.skip("no file refuses root here (sysfs missing); the other reasons are tested")
+    return failure(lambda: notes.write_bytes(b"x"), OSError)
+
+
+def sqlite_failures(folder: Path) -> dict[str, sqlite3.Error]:
+    """SQLite's refusals, each from a real database operation."""
+    out: dict[str, sqlite3.Error] = {}
+    path = folder / "real.sqlite3"
+    holder = sqlite3.connect(path, timeout=0, isolation_level=None)
+    holder.execute("CREATE TABLE t (x)")
+    holder.execute("BEGIN EXCLUSIVE")
+    other = sqlite3.connect(path, timeout=0)
+    out["database is locked"] = failure(lambda: other.execute("SELECT * FROM t"), sqlite3.Error)
+    other.close()
+    holder.execute("ROLLBACK")
+    holder.close()
+    reader = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
+    out["attempt to write a readonly database"] = failure(
+        lambda: reader.execute("INSERT INTO t VALUES (1)"), sqlite3.Error
+    )
+    reader.close()
+    out["unable to open database file"] = failure(lambda: sqlite3.connect(folder / "no" / "such.db"), sqlite3.Error)
+    garbage = folder / "garbage.sqlite3"
+    garbage.write_bytes(sqlite_garbage())
+    bad = sqlite3.connect(garbage)
+    out["file is not a database"] = failure(lambda: bad.execute("SELECT * FROM sqlite_master"), sqlite3.Error)
+    bad.close()
+    full = sqlite3.connect(folder / "full.sqlite3", isolation_level=None)
+    full.execute("CREATE TABLE t (x)")
+    full.execute("PRAGMA max_page_count = 2")
+    out["database or disk is full"] = failure(
+        lambda: full.execute("INSERT INTO t VALUES (zeroblob(100000))"), sqlite3.Error
+    )
+    full.close()
+    return out
+
+
+def os_failures(folder: Path) -> dict[str, OSError]:
+    """The operating system's refusals, each from a real file operation."""
+    file = folder / "a-file"
+    file.write_text("x", encoding="utf-8")
+    out: dict[str, OSError] = {
+        "ENOENT": failure(lambda: (folder / "missing").read_text(encoding="utf-8"), OSError),
+        "EISDIR": failure(lambda: folder.read_text(encoding="utf-8"), OSError),
+        "ENOTDIR": failure(lambda: (file / "below").read_text(encoding="utf-8"), OSError),
+        "EEXIST": failure(lambda: os.mkdir(file), OSError),
+        "ENOTEMPTY": failure(lambda: os.rmdir(folder), OSError),
+        "EACCES": permission_denied(folder),
+    }
+    if Path("/dev/full").exists():  # a device that is always full
+        out["ENOSPC"] = failure(lambda: Path("/dev/full").write_bytes(b"x"), OSError)
+    return out
+
+
+@pytest.mark.parametrize("lang", ["ko", "lv"])
+def test_the_systems_reasons_are_worded_in_the_language(lang: str, tmp_path: Path) -> None:
+    """The common reasons of the operating system and of SQLite, from real failures: worded from
+    the catalogs, with no word of the system's English text or of ours left (in Korean no Latin
+    letter at all), and in the pseudo-locale the whole reason inside the markers."""
+    failures: dict[str, BaseException] = {**os_failures(tmp_path), **sqlite_failures(tmp_path)}
+    assert {e.errno for e in failures.values() if isinstance(e, OSError)} >= {
+        errno.ENOENT,
+        errno.EISDIR,
+        errno.ENOTDIR,
+        errno.EEXIST,
+        errno.ENOTEMPTY,
+    }
+    for what, exc in failures.items():
+        english = system_reason(exc)
+        with i18n.using(lang):
+            worded = system_reason(exc)
+        assert english and worded != english, (what, english)
+        system = (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
+        left = words_left(worded, f"{system} {english}", set())
+        assert left == set(), f"{lang}: {what}: English {sorted(left)} left in {worded!r}"
+        if lang == "ko":
+            assert not re.search("[A-Za-z]", worded), f"{what}: {worded!r}"
+        with i18n.using("xx"):
+            assert system_reason(exc) == f"{i18n.PSEUDO_OPEN}{english}{i18n.PSEUDO_CLOSE}"
+
+
+def test_an_unknown_reason_is_the_systems_own_text(tmp_path: Path) -> None:
+    """A reason the tables do not know keeps the system's text, in every language: a wait with no
+    child process (ECHILD), a query of a table that is not there (SQLite's generic error)."""
+    no_child = failure(lambda: os.waitpid(-1, os.WNOHANG), ChildProcessError)
+    assert no_child.errno == errno.ECHILD
+    conn = sqlite3.connect(tmp_path / "empty.sqlite3")
+    no_table = failure(lambda: conn.execute("SELECT * FROM nowhere"), sqlite3.Error)
+    conn.close()
+    for lang in ("en", "ko", "lv"):
+        with i18n.using(lang):
+            assert system_reason(no_child) == no_child.strerror
+            assert system_reason(no_table) == "no such table: nowhere"
+
+
+@pytest.mark.parametrize("lang", ["ko", "lv"])
+def test_the_commands_word_the_systems_reasons(lang: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The commands' one-line errors on real failures (a record file not there, a data directory
+    that is a file, a file that SQLite refuses, an output below a file): in Korean and Latvian no
+    English word is left, apart from the commands' names."""
+    from ginrummy.cli import main
+
+    file = tmp_path / "a-file"
+    file.write_text("x", encoding="utf-8")
+    garbage = tmp_path / "garbage"
+    garbage.mkdir()
+    (garbage / DB_NAME).write_bytes(sqlite_garbage())
+    commands = [
+        ["replay", str(tmp_path / "missing.json")],
+        ["verify", str(tmp_path)],
+        ["play", "--plain", "--data-dir", str(file)],
+        ["stats", "--data-dir", str(garbage)],
+        ["export", "--data-dir", str(tmp_path / "empty"), "-o", str(file / "out.json")],
+    ]
+    for argv in commands:
+        assert main(["--lang", "en", *argv]) != 0
+        english = capsys.readouterr().err
+        assert main(["--lang", lang, *argv]) != 0
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err != english, err
+        left = words_left(err, english, {"replay", "verify", "play", "stats", "export"})
+        assert left == set(), f"{lang}: English {sorted(left)} left in {err!r}"

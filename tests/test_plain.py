@@ -229,3 +229,43 @@ def test_the_wall_is_called_the_wall_not_draw() -> None:
     assert s.state.results[-1].result == "draw", text[-500:]
     assert "Hand 1 is over (the wall)." in text
     assert "(draw)" not in text
+
+
+@pytest.mark.parametrize(("lang", "label", "typed"), [("ko", "힌트", "입력"), ("lv", "Padoms", "ierakstiet")])
+def test_the_hint_names_its_moves_in_words_and_the_command_to_type(
+    lang: str, label: str, typed: str, tmp_path: Path
+) -> None:
+    """The hint names the move in the reader's words, as the terminal's hint does (``7h 버리기``),
+    with the command that plays it as data (``discard 7h``), and so does each option; typing that
+    command plays the move."""
+    from ginrummy.i18n import using
+    from ginrummy.words import move_name
+
+    s = make_session("classic", seats=["human", "expert"], deal_seed=4)
+    s.start_hand()
+    while not (s.human_to_act() == 0 and s.state.observation(0)["phase"] == "discard"):  # the first discard
+        if s.human_to_act() == 0:
+            legal = [str(a) for a in s.state.legal_actions()]
+            s.act(0, "draw" if "draw" in legal else "pass")
+        else:
+            s.run_computers(limit=1)
+    advice = s.hint(0)
+    command = str(advice.best)
+    with using(lang):
+        text, _game = run_plain(s, None, ["hint", "quit"], moves=0)
+        named = move_name(advice.best)
+        options = [(move_name(a), str(a)) for a, _v in advice.ranked[:5]]
+    assert command.startswith("discard ") and "discard" not in named and len(options) > 1
+    hint = next(line.removeprefix("> ") for line in text.splitlines() if line.startswith(f"> {label}: "))
+    assert hint.startswith(f"{label}: {named} ({typed}: {command})"), hint
+    listed = next(line for line in text.splitlines() if ": " in line and f"({typed}: " in line and line != f"> {hint}")
+    for name, option in options:
+        assert f"{name} ({typed}: {option}): " in listed, listed
+    words = listed
+    for _name, option in options:
+        words = words.replace(f"({typed}: {option})", "")
+    assert "discard" not in words  # the notation only as the command to type
+    before = len(s.state.logs[-1].actions)
+    with using(lang):
+        run_plain(s, None, [command, "quit"], moves=0)
+    assert [str(a) for a in s.state.logs[-1].actions[before : before + 1]] == [command]

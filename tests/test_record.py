@@ -416,7 +416,7 @@ def test_cli_replay_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert err == ""
     lines = out.splitlines()
     assert lines[0].startswith(
-        f"classic: {state.players[0]} v {state.players[1]}; {len(state.results)} hands, complete"
+        f"Classic gin: {state.players[0]} v {state.players[1]}; {len(state.results)} hands, complete"
     )
     for i, r in enumerate(state.results, 1):
         row = next(line for line in lines if line.split()[:2] == [str(i), r.result])

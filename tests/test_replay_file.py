@@ -187,7 +187,7 @@ def test_view_and_json_exclude_each_other_and_text_output_is_kept(
     file = tmp_path / "g.json"
     file.write_text(dumps(record_of("hollywood")), encoding="utf-8")
     assert main(["replay", str(file)]) == 0
-    assert "hollywood: " in capsys.readouterr().out
+    assert "Hollywood gin: " in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main(["replay", str(file), "--view", "--json"])
     assert "not allowed with argument" in capsys.readouterr().err

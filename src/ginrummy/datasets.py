@@ -45,7 +45,7 @@ import numpy.typing as npt
 from .actions import NUM_ACTIONS, Action
 from .engine import State
 from .envs.encoding import OBS_SIZE, encode_state
-from .errors import RecordError
+from .errors import RecordError, system_reason
 from .i18n import _
 from .options import SolitaireOptions
 from .record import json_reason, replay
@@ -93,7 +93,7 @@ def load_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
             text = f.read()
     except OSError as exc:
         raise RecordError(
-            _("records: cannot read {path}: {reason}").format(path=os.fspath(path), reason=exc.strerror)
+            _("records: cannot read {path}: {reason}").format(path=os.fspath(path), reason=system_reason(exc))
         ) from None
     except UnicodeDecodeError:
         raise RecordError(_("records: {path} is not UTF-8 text").format(path=os.fspath(path))) from None

@@ -1,9 +1,15 @@
 """One exception family for everything ginrummy rejects.
 
-Every message names the bad value and, where it helps, what would have been valid.
+Every message names the bad value and, where it helps, what would have been valid.  Where the
+operating system or SQLite refused, :func:`system_reason` words its reason in the reader's language.
 """
 
 from __future__ import annotations
+
+import errno
+import sys
+
+from .i18n import N_, _
 
 
 class GinRummyError(Exception):
@@ -28,3 +34,78 @@ class RecordError(GinRummyError, ValueError):
 
 class StoreError(GinRummyError):
     """A saved-games database that cannot be used (corrupt, foreign or unwritable)."""
+
+
+# ------------------------------------------------------------------------- the system's own reasons
+# Why the operating system or SQLite refused (``No such file or directory``, ``database is
+# locked``), in the reader's language: the common reasons by their code, worded in the catalogs;
+# any other keeps the system's own text.  Each is a phrase that ends a sentence of ours ("cannot
+# read {path}: {reason}").
+_OS_REASONS = {  # by errno's name (a name this platform lacks is left out)
+    "ENOENT": N_("no such file or directory"),
+    "EACCES": N_("permission denied"),
+    "EPERM": N_("the operation is not permitted"),
+    "EISDIR": N_("it is a directory"),
+    "ENOTDIR": N_("a part of the path is not a directory"),
+    "EEXIST": N_("a file of that name already exists"),
+    "ENOTEMPTY": N_("the directory is not empty"),
+    "ENOSPC": N_("no space left on the disk"),
+    "EDQUOT": N_("the disk quota is used up"),
+    "EFBIG": N_("the file is too large"),
+    "EROFS": N_("the file system is read-only"),
+    "ENAMETOOLONG": N_("the file name is too long"),
+    "ELOOP": N_("too many levels of symbolic links"),
+    "EMFILE": N_("too many open files"),
+    "ENFILE": N_("too many open files in the system"),
+    "EBUSY": N_("the device or resource is busy"),
+    "ETXTBSY": N_("the file is busy"),
+    "EIO": N_("an input/output error"),
+    "ENXIO": N_("no such device or address"),
+    "ENODEV": N_("no such device"),
+    "EXDEV": N_("the file cannot be moved to another file system"),
+    "EINVAL": N_("an invalid argument"),
+    "EADDRINUSE": N_("the address is already in use"),
+    "EADDRNOTAVAIL": N_("the address is not one of this computer's"),
+    "EAFNOSUPPORT": N_("this kind of address is not supported"),
+}
+_ERRNO_REASONS = {code: _OS_REASONS[name] for name in _OS_REASONS if (code := getattr(errno, name, None)) is not None}
+_LOOKUP_REASONS = {  # a host name that cannot be looked up (socket.gaierror), by the EAI_ code's name
+    "EAI_NONAME": N_("no such host name is known"),
+    "EAI_AGAIN": N_("the host name cannot be looked up now"),
+    "EAI_NODATA": N_("the host name has no address"),
+}
+_SQLITE_REASONS = {  # by SQLite's primary result code (its documented numbers)
+    3: N_("access permission denied"),  # SQLITE_PERM
+    5: N_("the database is locked by another program"),  # SQLITE_BUSY
+    6: N_("a table of the database is locked"),  # SQLITE_LOCKED
+    7: N_("out of memory"),  # SQLITE_NOMEM
+    8: N_("the database is read-only"),  # SQLITE_READONLY
+    10: N_("a disk input/output error"),  # SQLITE_IOERR
+    11: N_("the database file is malformed"),  # SQLITE_CORRUPT
+    13: N_("the database or the disk is full"),  # SQLITE_FULL
+    14: N_("the database file cannot be opened"),  # SQLITE_CANTOPEN
+    22: N_("the file is too large for this system"),  # SQLITE_NOLFS
+    23: N_("authorization denied"),  # SQLITE_AUTH
+    26: N_("the file is not a database"),  # SQLITE_NOTADB
+}
+
+
+def system_reason(exc: BaseException) -> str:
+    """Why the operating system (an :class:`OSError`) or SQLite (an ``sqlite3.Error``) refused, in
+    the current language: ``no such file or directory``, ``the database is locked by another
+    program``.  A reason not in the tables above is the system's own text (``exc.strerror``, else
+    the exception's text).  An SSL error keeps its own text (its number is OpenSSL's, not errno's)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int) and not isinstance(exc, OSError):
+        known = _SQLITE_REASONS.get(code & 0xFF)  # an extended code (SQLITE_IOERR_WRITE) is its primary's
+        return _(known) if known is not None else str(exc)
+    if isinstance(exc, OSError):
+        ssl, socket = sys.modules.get("ssl"), sys.modules.get("socket")
+        if ssl is not None and isinstance(exc, ssl.SSLError):
+            return str(exc)
+        if socket is not None and isinstance(exc, socket.gaierror):
+            names = [name for name in _LOOKUP_REASONS if getattr(socket, name, None) == exc.errno]
+            return _(_LOOKUP_REASONS[names[0]]) if names else exc.strerror or str(exc)
+        known = _ERRNO_REASONS.get(exc.errno) if isinstance(exc.errno, int) else None
+        return _(known) if known is not None else exc.strerror or str(exc)
+    return str(exc)

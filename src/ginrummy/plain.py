@@ -33,6 +33,7 @@ from .words import (
     cut_lines,
     default_players,
     display_names,
+    move_name,
     no_hand_line,
     reason_text,
     result_lines,
@@ -43,6 +44,7 @@ from .words import (
     target_of,
     top_discard_label,
     upcard_notes,
+    variant_title,
     you_grammar,
 )
 
@@ -246,7 +248,7 @@ class PlainGame:
             msg = _("ginrummy {variant}: {players} v. the Joker. Game {id}. Type help for the commands.")
         else:
             msg = _("ginrummy {variant}: {players}. Game {id}. Type help for the commands.")
-        self.say(msg.format(variant=s.state.variant, players=players, id=self.game_id))
+        self.say(msg.format(variant=variant_title(s.state.variant, short=True), players=players, id=self.game_id))
         if s.first_cut is not None and not s.state.logs:
             for line in cut_lines(self.names, s.first_cut, None if self.hot_seat else self.viewer):
                 self.say(line)
@@ -529,12 +531,20 @@ class PlainGame:
         except Exception as exc:  # a hint is a courtesy: never stop the game for it
             self.error(_("no hint: {error}").format(error=exc))
             return
-        best = getattr(advice, "best", None)
-        why = reason_text(getattr(advice, "why", None))
-        self.say(_("Hint: {move}. {why}").format(move=best, why=why) if why else _("Hint: {move}").format(move=best))
-        ranked = getattr(advice, "ranked", None) or []
-        if ranked:
-            self.say(_("Options: {options}").format(options=", ".join(f"{a} ({v:+.2f})" for a, v in ranked[:5])))
+        # The move in words, and the command that plays it as data (the record notation plain mode reads).
+        best = advice.best
+        why = reason_text(advice.why)
+        if why:
+            hint = _("Hint: {move} (type: {command}). {why}").format(move=move_name(best), command=best, why=why)
+        else:
+            hint = _("Hint: {move} (type: {command})").format(move=move_name(best), command=best)
+        self.say(hint)
+        if advice.ranked:
+            options = [
+                _("{move} (type: {command}): {value}").format(move=move_name(a), command=a, value=f"{v:+.2f}")
+                for a, v in advice.ranked[:5]
+            ]
+            self.say(_("Options: {options}").format(options=_("; ").join(options)))
 
 
 def _parse_command(words: list[str]) -> Action:

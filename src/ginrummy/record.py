@@ -21,7 +21,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from .actions import Action
 from .cards import Card
-from .errors import GinRummyError, RecordError
+from .errors import GinRummyError, RecordError, system_reason
 from .i18n import N_, _, ngettext
 from .variants import variant_names
 
@@ -71,7 +71,7 @@ def read_limited(source: str | os.PathLike[str] | IO[bytes] | IO[str], *, limit:
             data = got.encode("utf-8", "surrogateescape") if isinstance(got, str) else got
     except OSError as exc:
         raise RecordError(
-            _("record: cannot read {name}: {reason}").format(name=name, reason=exc.strerror or exc)
+            _("record: cannot read {name}: {reason}").format(name=name, reason=system_reason(exc))
         ) from None
     if len(data) > limit:
         if limit >= 1024 * 1024:

@@ -32,6 +32,7 @@ from typing import Any
 
 from .actions import Action
 from .agents.reasons import Joined, Message, Value, move_in_sentence
+from .agents.reasons import move as move_at_head
 from .cards import Card
 from .engine import Cut
 from .errors import OptionError
@@ -301,6 +302,12 @@ def reason_text(reason: Value | None) -> str:
         if filled is not None:
             return filled
     return english
+
+
+def move_name(action: Action) -> str:
+    """A move named on its own, as a hint names it, in the reader's words (``Discard 7h``,
+    ``7h 버리기``): the name a reason gives it (:func:`ginrummy.agents.reasons.move`)."""
+    return reason_text(move_at_head(action))
 
 
 def _fill(template: str, values: Mapping[str, str | int]) -> str | None:

@@ -15,7 +15,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..errors import StoreError
+from ..errors import StoreError, system_reason
 from ..i18n import _, ngettext
 from ..record import save
 from ..variants import variant_names
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
             )
     except OSError as exc:
         print(
-            "ginrummy export: " + _("cannot write {path}: {error}").format(path=out, error=exc.strerror),
+            "ginrummy export: " + _("cannot write {path}: {error}").format(path=out, error=system_reason(exc)),
             file=sys.stderr,
         )
         return 2

@@ -1,12 +1,14 @@
 """``ginrummy replay FILE [--json | --view]``: replay a game record and print its summary (RECORD.md),
 or with ``--view`` step through it in the terminal's replay viewer.
 
-Without ``--json`` the summary is a table, hand by hand (result, deadwood, points, the count down
-to the joker), each hand followed by the engine's explanation of its score; then the totals and
-whether the game is over.  ``FILE`` may be ``-`` for standard input.  It may hold one record or,
-as ``ginrummy export`` writes them, a JSON list of records or one record a line; each is replayed
-(``--json`` then prints a list).  An invalid record exits with status 1 and one line on standard
-error naming the record's field, hand and action, and what was wrong.
+Without ``--json`` the summary is a table under the variant's short title in the current language
+(``Classic gin``, ``클래식 진``; the record and ``--json`` keep its name, ``classic``), hand by hand
+(result, deadwood, points, the count down to the joker), each hand followed by the engine's
+explanation of its score; then the totals and whether the game is over.  ``FILE`` may be ``-``
+for standard input.  It may hold one record or, as ``ginrummy export`` writes them, a JSON list of
+records or one record a line; each is replayed (``--json`` then prints a list).  An invalid record
+exits with status 1 and one line on standard error naming the record's field, hand and action, and
+what was wrong.
 
 ``--view`` opens the terminal app's replay viewer on the record (:mod:`ginrummy.tui.records`):
 every hand face up, → ← a move, PgDn PgUp a hand, Home End, Escape to leave; a file of several
@@ -24,7 +26,7 @@ from typing import Any
 from ..errors import RecordError
 from ..i18n import _, ngettext
 from ..variants import find_variant
-from ..words import display_name, result_lines, result_name
+from ..words import display_name, result_lines, result_name, variant_title
 from . import error, printable
 
 EXIT_INVALID = 1
@@ -126,7 +128,7 @@ def render(out: dict[str, Any], state: Any) -> str:
         )
     dead_head, points_head = _("deadwood"), _("points")
     lines = [
-        title.format(variant=out["variant"], players=_(" v ").join(players), n=n),
+        title.format(variant=variant_title(out["variant"], short=True), players=_(" v ").join(players), n=n),
         "",
         row("", "", f"{dead_head:^{block}}", f"{points_head:^{block}}"),
         row(_("hand"), _("result"), seats(names), seats(names), _("counted")),

@@ -18,6 +18,7 @@ import ssl
 import sys
 from typing import Any
 
+from ..errors import system_reason
 from ..i18n import _
 
 
@@ -168,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
         print(
             "ginrummy serve: "
             + _("cannot listen on {address}: {error}").format(
-                address=f"{args.host}:{args.port}", error=exc.strerror or exc
+                address=f"{args.host}:{args.port}", error=system_reason(exc)
             ),
             file=sys.stderr,
         )
@@ -225,7 +226,10 @@ def run(args: argparse.Namespace) -> int:
         config.load()  # reads the certificate now, so that a bad one is one clear line
     except (OSError, ssl.SSLError) as exc:
         sock.close()
-        print("ginrummy serve: " + _("cannot use the certificate: {error}").format(error=exc), file=sys.stderr)
+        print(
+            "ginrummy serve: " + _("cannot use the certificate: {error}").format(error=system_reason(exc)),
+            file=sys.stderr,
+        )
         return 1
     server = uvicorn.Server(config)
     try:

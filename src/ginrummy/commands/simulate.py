@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from ..errors import GinRummyError
+from ..errors import GinRummyError, system_reason
 from ..i18n import _, ngettext
 from ..variants import find_variant, variant_names
 
@@ -175,7 +175,7 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             print(
                 "ginrummy simulate: "
-                + _("cannot write the records to {path}: {error}").format(path=args.records, error=exc.strerror or exc),
+                + _("cannot write the records to {path}: {error}").format(path=args.records, error=system_reason(exc)),
                 file=sys.stderr,
             )
             return 2
@@ -197,7 +197,7 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             print(
                 "ginrummy simulate: "
-                + _("cannot write the records to {path}: {error}").format(path=args.records, error=exc.strerror or exc),
+                + _("cannot write the records to {path}: {error}").format(path=args.records, error=system_reason(exc)),
                 file=sys.stderr,
             )
             return 2

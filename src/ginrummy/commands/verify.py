@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
             except RecordError as exc:
                 if len(records) == 1:
                     raise
-                raise RecordError(f"records[{i}] (record {i + 1}): {exc}") from None
+                raise RecordError(_("records[{i}] (record {n}): {error}").format(i=i, n=i + 1, error=exc)) from None
     except RecordError as exc:
         error("verify", f"{name}: {exc}")
         return 1

@@ -14,7 +14,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
-from ..errors import StoreError
+from ..errors import StoreError, system_reason
 from ..i18n import _
 
 DB_NAME = "ginrummy.sqlite3"
@@ -173,7 +173,9 @@ class _Base:
             self.data_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(
-                _("cannot create the data directory {path}: {reason}").format(path=self.data_dir, reason=exc.strerror)
+                _("cannot create the data directory {path}: {reason}").format(
+                    path=self.data_dir, reason=system_reason(exc)
+                )
             ) from None
         self._check_file()
         self._init_schema()
@@ -212,7 +214,7 @@ class _Base:
                 with contextlib.suppress(OSError):
                     os.replace(dst, src)
             raise StoreError(
-                _("cannot move the database {path} aside: {reason}").format(path=path, reason=exc.strerror)
+                _("cannot move the database {path} aside: {reason}").format(path=path, reason=system_reason(exc))
             ) from None
         return cls(directory, front_end=front_end)
 
@@ -278,7 +280,7 @@ class _Base:
                     ).format(path=p, version=version, readable=SCHEMA_VERSION)
                 )
         except sqlite3.DatabaseError as exc:
-            raise StoreError(_damaged(p, exc)) from None
+            raise StoreError(_damaged(p, system_reason(exc))) from None
         except ValueError:
             raise StoreError(
                 _("the database {path} has a bad schema version; it was left untouched.").format(path=p)
@@ -315,13 +317,13 @@ class _Base:
                 self._uri = f"{uri}?{query}"
             return conn, rows
         if isinstance(last, sqlite3.OperationalError) and "unable to open" in str(last):
-            raise StoreError(_("cannot open the database {path}: {error}").format(path=p, error=last))
+            raise StoreError(_("cannot open the database {path}: {error}").format(path=p, error=system_reason(last)))
         try:
             with open(p, "rb") as f:
                 head = f.read(len(_SQLITE_HEADER))
         except OSError as exc:
             raise StoreError(
-                _("cannot read the database {path}: {reason}").format(path=p, reason=exc.strerror)
+                _("cannot read the database {path}: {reason}").format(path=p, reason=system_reason(exc))
             ) from None
         if head != _SQLITE_HEADER:
             raise StoreError(
@@ -330,7 +332,7 @@ class _Base:
                     "Move it away, or start a new database ({command})."
                 ).format(path=p, command=_NEW_DATABASE)
             )
-        raise StoreError(_damaged(p, last))
+        raise StoreError(_damaged(p, system_reason(last) if last is not None else "?"))
 
     def _connect(self) -> sqlite3.Connection:
         """A new connection (``check_same_thread=False`` only so that a finalizer running in another
@@ -341,13 +343,17 @@ class _Base:
             else:
                 conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as exc:
-            raise StoreError(_("cannot open the database {path}: {error}").format(path=self.path, error=exc)) from None
+            raise StoreError(
+                _("cannot open the database {path}: {error}").format(path=self.path, error=system_reason(exc))
+            ) from None
         try:
             conn.execute("PRAGMA busy_timeout = 30000")
             conn.execute("PRAGMA synchronous = FULL")
         except sqlite3.Error as exc:
             conn.close()
-            raise StoreError(_("cannot open the database {path}: {error}").format(path=self.path, error=exc)) from None
+            raise StoreError(
+                _("cannot open the database {path}: {error}").format(path=self.path, error=system_reason(exc))
+            ) from None
         return conn
 
     def _connection(self) -> sqlite3.Connection:
@@ -401,7 +407,9 @@ class _Base:
                     conn.execute("ROLLBACK")
         except sqlite3.Error as exc:
             self._drop_connection()
-            raise StoreError(_("database error in {path}: {error}").format(path=self.path, error=exc)) from None
+            raise StoreError(
+                _("database error in {path}: {error}").format(path=self.path, error=system_reason(exc))
+            ) from None
 
     def _init_schema(self) -> None:
         conn = self._connection()
@@ -427,10 +435,10 @@ class _Base:
                     _(
                         "the database {path} is read-only ({error}): games cannot be saved there. Give a writable "
                         "directory with {option}; {stats} and {export} can still read it."
-                    ).format(path=self.path, error=exc, **_COMMANDS)
+                    ).format(path=self.path, error=system_reason(exc), **_COMMANDS)
                 ) from None
             raise StoreError(
-                _("cannot set up the database {path}: {error}").format(path=self.path, error=exc)
+                _("cannot set up the database {path}: {error}").format(path=self.path, error=system_reason(exc))
             ) from None
 
     def _has(self, table: str) -> bool:

@@ -87,7 +87,11 @@ class Store(_History):
                 self.save_game(game_id, s)
             except StoreError as exc:  # GameInUse stays a GameInUse
                 _restore(s, last)
-                exc.args = (f"the game could not be saved ({exc}); nothing changed: the action was undone",)
+                exc.args = (
+                    _("the game could not be saved ({error}); nothing changed: the action was undone").format(
+                        error=exc
+                    ),
+                )
                 raise
             last = now
 
