@@ -29,7 +29,7 @@ from ginrummy.engine import State
 from ginrummy.errors import GinRummyError, system_reason
 from ginrummy.names import clean_name, distinct_name
 from ginrummy.options import options_for
-from ginrummy.record import check, load_records, parse_records, replay
+from ginrummy.record import check, decode, load_records, parse_records, replay
 from ginrummy.session import HUMAN, make_session
 from ginrummy.store import DB_NAME, Store
 
@@ -222,6 +222,8 @@ CASES: dict[str, tuple[Callable[[], Any], set[str]]] = {
     "database not SQLite": (lambda: store_of(b"not a database at all" * 10), {"play", "new", "database", "SQLite"}),
     "database a folder": (lambda: store_of(None), set()),
     # The operating system's and SQLite's own reasons, from real failures (errors.system_reason)
+    "record not UTF-8": (lambda: decode(b'{"format": "\xff"}'), set()),
+    "record cut inside a character": (lambda: decode(b"[\xc3"), set()),
     "record file missing": (lambda: read_record_at("missing.json"), set()),
     "record file a folder": (lambda: read_record_at(None), set()),
     "data directory a file": (lambda: store_at_a_file(below=False), set()),

@@ -19,7 +19,9 @@ from typing import Any
 
 import pytest
 
+from ginrummy import i18n
 from ginrummy.errors import StoreError
+from ginrummy.record import json_reason
 from ginrummy.session import Session
 from ginrummy.store import DB_NAME, Store, new_game_id
 
@@ -421,6 +423,11 @@ def test_one_damaged_history_row_is_named_and_skipped(tmp_path: Path, capsys: py
     assert [g.id for g in store.history(problems=problems)] == ["f1"]
     assert len(problems) == 2 and "'f2'" in problems[0] and "record is not valid JSON" in problems[0]
     assert "'f3'" in problems[1] and "hand_points" in problems[1]
+    with i18n.using("lv"):  # the JSON reader's reason in the language too
+        worded: list[str] = []
+        store.history(problems=worded)
+        reason = json_reason("Expecting property name enclosed in double quotes")
+    assert reason in worded[0] and "Expecting" not in worded[0] and "record" in worded[0]
     assert store.stats()["solitaire"]["games"] == 1  # without a list the problems are logged
     assert main(["--data-dir", str(tmp_path), "stats"]) == 1
     out, err = capsys.readouterr()

@@ -95,7 +95,7 @@ def decode(data: bytes) -> str:
         line = data[: exc.start].count(b"\n") + 1
         raise RecordError(
             _("record: not UTF-8 text (byte {byte}, line {line}: {reason})").format(
-                byte=exc.start + 1, line=line, reason=exc.reason
+                byte=exc.start + 1, line=line, reason=utf8_reason(exc.reason)
             )
         ) from None
 
@@ -281,6 +281,19 @@ def json_reason(msg: str) -> str:
     """What Python's JSON reader found wrong (``Expecting value``), in the current language."""
     known = _JSON_REASONS.get(msg)
     return _(known) if known is not None else msg
+
+
+_UTF8_REASONS = {  # Python's UTF-8 decoder's reasons
+    "invalid start byte": N_("invalid start byte"),
+    "invalid continuation byte": N_("invalid continuation byte"),
+    "unexpected end of data": N_("unexpected end of data"),
+}
+
+
+def utf8_reason(reason: str) -> str:
+    """What Python's UTF-8 decoder found wrong (``invalid start byte``), in the current language."""
+    known = _UTF8_REASONS.get(reason)
+    return _(known) if known is not None else reason
 
 
 def _is_int(value: Any) -> bool:

@@ -48,7 +48,10 @@ def _json(value: Any, name: str) -> Any:
     try:
         return json.loads(value)
     except (ValueError, RecursionError) as exc:
-        raise _BadValue(_("{name} is not valid JSON ({error})").format(name=name, error=exc)) from None
+        from ..record import json_reason  # (here only: reading the store needs no record code)
+
+        error = json_reason(exc.msg) if isinstance(exc, json.JSONDecodeError) else exc
+        raise _BadValue(_("{name} is not valid JSON ({error})").format(name=name, error=error)) from None
 
 
 def _json_list(value: Any, name: str, kind: type) -> list[Any]:
