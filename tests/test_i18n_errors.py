@@ -14,7 +14,11 @@ import errno
 import io
 import os
 import re
+import shutil
+import socket
 import sqlite3
+import ssl
+import subprocess
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -46,6 +50,7 @@ DATA_WORDS = {
     "hands",
     "JSON",
     "MiB",
+    "PEM",
     "options",
     "players",
     "records",
@@ -461,12 +466,46 @@ def os_failures(folder: Path) -> dict[str, OSError]:
     return out
 
 
+def key_pair(folder: Path, name: str) -> tuple[Path, Path]:
+    """A self-signed certificate and its key, made by the openssl command."""
+    cert, key = folder / f"{name}.crt", folder / f"{name}.key"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+         "-days", "1", "-subj", "/CN=127.0.0.1"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    return cert, key
+
+
+def network_failures(folder: Path) -> dict[str, OSError]:
+    """A host name that cannot be looked up (asked as a numeric address: no network is used), and
+    certificates SSL refuses."""
+    out: dict[str, OSError] = {
+        "EAI_NONAME": failure(
+            lambda: socket.getaddrinfo("not-an-address", 80, flags=socket.AI_NUMERICHOST), socket.gaierror
+        )
+    }
+    bad = folder / "bad.pem"
+    bad.write_text("not a certificate\n", encoding="utf-8")
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    out["PEM lib"] = failure(lambda: context.load_cert_chain(bad, bad), ssl.SSLError)
+    if shutil.which("openssl") is not None:
+        (cert, _key), (_cert, other_key) = key_pair(folder, "one"), key_pair(folder, "two")
+        out["key values mismatch"] = failure(lambda: context.load_cert_chain(cert, other_key), ssl.SSLError)
+    return out
+
+
 @pytest.mark.parametrize("lang", ["ko", "lv"])
 def test_the_systems_reasons_are_worded_in_the_language(lang: str, tmp_path: Path) -> None:
-    """The common reasons of the operating system and of SQLite, from real failures: worded from
-    the catalogs, with no word of the system's English text or of ours left (in Korean no Latin
-    letter at all), and in the pseudo-locale the whole reason inside the markers."""
-    failures: dict[str, BaseException] = {**os_failures(tmp_path), **sqlite_failures(tmp_path)}
+    """The common reasons of the operating system, of SQLite and of SSL, from real failures: worded
+    from the catalogs, with no word of the system's English text or of ours left (in Korean no
+    Latin letter but a format's name, PEM), and in the pseudo-locale the whole reason inside the
+    markers."""
+    failures: dict[str, BaseException] = {
+        **os_failures(tmp_path),
+        **sqlite_failures(tmp_path),
+        **network_failures(tmp_path),
+    }
     assert {e.errno for e in failures.values() if isinstance(e, OSError)} >= {
         errno.ENOENT,
         errno.EISDIR,
@@ -483,8 +522,8 @@ def test_the_systems_reasons_are_worded_in_the_language(lang: str, tmp_path: Pat
         system = (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
         left = words_left(worded, f"{system} {english}", set())
         assert left == set(), f"{lang}: {what}: English {sorted(left)} left in {worded!r}"
-        if lang == "ko":
-            assert not re.search("[A-Za-z]", worded), f"{what}: {worded!r}"
+        if lang == "ko":  # (PEM: a format's name)
+            assert not re.search("[A-Za-z]", worded.replace("PEM", "")), f"{what}: {worded!r}"
         with i18n.using("xx"):
             assert system_reason(exc) == f"{i18n.PSEUDO_OPEN}{english}{i18n.PSEUDO_CLOSE}"
 

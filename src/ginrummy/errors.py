@@ -74,6 +74,13 @@ _LOOKUP_REASONS = {  # a host name that cannot be looked up (socket.gaierror), b
     "EAI_AGAIN": N_("the host name cannot be looked up now"),
     "EAI_NODATA": N_("the host name has no address"),
 }
+_SSL_REASONS = {  # a certificate or key refused (ssl.SSLError), by OpenSSL's reason
+    "PEM_LIB": N_("not a certificate or key in PEM form"),
+    "NO_START_LINE": N_("not a certificate or key in PEM form"),
+    "KEY_VALUES_MISMATCH": N_("the key does not belong to the certificate"),
+    "EE_KEY_TOO_SMALL": N_("the certificate's key is too small"),
+    "CA_MD_TOO_WEAK": N_("the certificate's signature is too weak"),
+}
 _SQLITE_REASONS = {  # by SQLite's primary result code (its documented numbers)
     3: N_("access permission denied"),  # SQLITE_PERM
     5: N_("the database is locked by another program"),  # SQLITE_BUSY
@@ -94,15 +101,16 @@ def system_reason(exc: BaseException) -> str:
     """Why the operating system (an :class:`OSError`) or SQLite (an ``sqlite3.Error``) refused, in
     the current language: ``no such file or directory``, ``the database is locked by another
     program``.  A reason not in the tables above is the system's own text (``exc.strerror``, else
-    the exception's text).  An SSL error keeps its own text (its number is OpenSSL's, not errno's)."""
+    the exception's text).  A certificate or key that SSL refused is worded by OpenSSL's reason."""
     code = getattr(exc, "sqlite_errorcode", None)
     if isinstance(code, int) and not isinstance(exc, OSError):
         known = _SQLITE_REASONS.get(code & 0xFF)  # an extended code (SQLITE_IOERR_WRITE) is its primary's
         return _(known) if known is not None else str(exc)
     if isinstance(exc, OSError):
         ssl, socket = sys.modules.get("ssl"), sys.modules.get("socket")
-        if ssl is not None and isinstance(exc, ssl.SSLError):
-            return str(exc)
+        if ssl is not None and isinstance(exc, ssl.SSLError):  # its number is OpenSSL's, not errno's
+            reason = exc.reason or ("PEM_LIB" if str(exc).startswith("[SSL] PEM lib") else None)
+            return _(_SSL_REASONS[reason]) if reason in _SSL_REASONS else str(exc)
         if socket is not None and isinstance(exc, socket.gaierror):
             names = [name for name in _LOOKUP_REASONS if getattr(socket, name, None) == exc.errno]
             return _(_LOOKUP_REASONS[names[0]]) if names else exc.strerror or str(exc)

@@ -192,21 +192,6 @@ def run(args: argparse.Namespace) -> int:
         sock.close()
         print(f"ginrummy serve: {exc}", file=sys.stderr)
         return 1
-    print("ginrummy: " + _("serving the browser app at {url}  (Ctrl-C to stop)").format(url=f"{base}/"), flush=True)
-    if wildcard:
-        here = f"{scheme}://127.0.0.1:{bound_port}/"
-        address = _("<this computer's address>")
-        there = f"{base}/" if lan is not None else f"{scheme}://{address}:{bound_port}/"
-        print(
-            "ginrummy: "
-            + _("friends on your network open {there} ; on this computer {here}").format(there=there, here=here),
-            flush=True,
-        )
-    elif not _is_local(args.host):
-        print(
-            "ginrummy: " + _("listening on {host}: other computers open {url}").format(host=args.host, url=f"{base}/"),
-            flush=True,
-        )
     config = uvicorn.Config(
         app,
         log_level=args.log_level,
@@ -231,6 +216,21 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
+    print("ginrummy: " + _("serving the browser app at {url}  (Ctrl-C to stop)").format(url=f"{base}/"), flush=True)
+    if wildcard:
+        here = f"{scheme}://127.0.0.1:{bound_port}/"
+        address = _("<this computer's address>")
+        there = f"{base}/" if lan is not None else f"{scheme}://{address}:{bound_port}/"
+        print(
+            "ginrummy: "
+            + _("friends on your network open {there} ; on this computer {here}").format(there=there, here=here),
+            flush=True,
+        )
+    elif not _is_local(args.host):
+        print(
+            "ginrummy: " + _("listening on {host}: other computers open {url}").format(host=args.host, url=f"{base}/"),
+            flush=True,
+        )
     server = uvicorn.Server(config)
     try:
         server.run(sockets=[sock])
