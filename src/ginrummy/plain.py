@@ -535,12 +535,15 @@ class PlainGame:
         best = advice.best
         why = reason_text(advice.why)
         if why:
+            # TRANSLATORS: {command} is what to type for the move, in the record notation (discard 7h): untranslated
             hint = _("Hint: {move} (type: {command}). {why}").format(move=move_name(best), command=best, why=why)
         else:
+            # TRANSLATORS: {command} is what to type for the move, in the record notation (discard 7h): untranslated
             hint = _("Hint: {move} (type: {command})").format(move=move_name(best), command=best)
         self.say(hint)
         if advice.ranked:
             options = [
+                # TRANSLATORS: one of the hint's options: {command} as typed (discard 7h), {value} its estimate
                 _("{move} (type: {command}): {value}").format(move=move_name(a), command=a, value=f"{v:+.2f}")
                 for a, v in advice.ranked[:5]
             ]
