@@ -315,12 +315,12 @@ def test_simulates_output_is_in_the_catalogs(capsys: pytest.CaptureFixture[str],
     code, out, _err = run_cli(
         capsys, tmp_path, "--lang", "ko", "simulate", "--variant", "classic", "--hands", "2", "--workers", "1"
     )
-    assert out.startswith("classic: 미러링한 딜 2개, 시드 0, 작업자 1개, ")
+    assert out.startswith("클래식 진 (classic): 미러링한 딜 2개, 시드 0, 작업자 1개, ")
     assert "에이전트" in out and "95% 신뢰구간, 딜 단위로 묶음." in out
     code, out, _err = run_cli(
         capsys, tmp_path, "--lang", "lv", "simulate", "--variant", "three", "--hands", "1", "--workers", "1", "--games"
     )
-    assert out.startswith("three: 1 rotēta spēle, sēkla 0, 1 darba process, ")
+    assert out.startswith("Džins trim (three): 1 rotēta spēle, sēkla 0, 1 darba process, ")
     code, _out, err = run_cli(
         capsys, tmp_path, "--lang", "lv", "simulate", "--variant", "classic", "--agents", "greedy"
     )
@@ -423,3 +423,24 @@ def test_every_line_of_a_final_total_is_worded_from_the_catalogs() -> None:
     with using("lv"):
         box = next(part for part in parts if part.kind == "box" and part.hands == 1 and not part.game)
         assert final_part_text(box) != box.what and "25" in final_part_text(box)
+
+
+def test_the_computer_sitters_suggestion_names_its_move_in_words() -> None:
+    """Three: the sitter's suggestion (``words.sitter_line``) names the move as a sentence does, in
+    the reader's words (``7h 버리기``), not in record notation; English keeps the notation."""
+    from ginrummy.actions import Action
+    from ginrummy.words import sitter_line
+
+    players = ["You", "Greedy", "Expert 2"]
+    for text in ("discard 7h", "draw", "take", "knock 7h"):
+        action = Action.parse(text)
+        with using("en"):
+            assert sitter_line(players, 2, action, None) == f"Expert 2 (the sitter) suggests: {text}"
+        for lang in ("ko", "lv"):
+            with using(lang):
+                line = sitter_line(players, 2, action, None)
+            assert not re.search(r"\b(discard|draw|take|knock|suggests)\b", line), (lang, line)
+            if action.card is not None:
+                assert "7h" in line
+        with using("xx"):
+            assert outside_markers(sitter_line(players, 2, action, None)) == ""

@@ -341,9 +341,10 @@ def computer_failed(name: str) -> str:
 def sitter_line(players: Sequence[str], sitter: int, best: Action | str, why: Value | None) -> str:
     """The computer sitter's suggestion to the captain (three): ``Expert 2 (the sitter) suggests: draw — why``."""
     name = display_name(players[sitter])
+    move = reason_text(move_in_sentence(best)) if isinstance(best, Action) else best  # (ko, lv: in words)
     if why:
-        return _("{name} (the sitter) suggests: {move} — {why}").format(name=name, move=best, why=reason_text(why))
-    return _("{name} (the sitter) suggests: {move}").format(name=name, move=best)
+        return _("{name} (the sitter) suggests: {move} — {why}").format(name=name, move=move, why=reason_text(why))
+    return _("{name} (the sitter) suggests: {move}").format(name=name, move=move)
 
 
 _YOU_VERBS = {

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import GinRummyError, system_reason
 from ..i18n import _, ngettext
 from ..variants import find_variant, variant_names
+from ..words import variant_title
 
 if TYPE_CHECKING:
     from ..sim import Progress, SimJob, SimResult
@@ -216,7 +217,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def summary_line(variant: str, job: SimJob, result: SimResult, *, exact: bool, solo: bool, roles: bool) -> str:
-    """What was simulated, as a list of facts: ``classic: 1000 mirrored deals, seed 1, 2 workers,
+    """What was simulated, as a list of facts: ``Classic gin (classic): 1000 mirrored deals, seed 1, 2 workers,
     3.1 s (process)`` (the variant and the backend by the names they are given with)."""
     n = job.hands
     if job.games:
@@ -238,4 +239,6 @@ def summary_line(variant: str, job: SimJob, result: SimResult, *, exact: bool, s
     facts.append(_("seed {seed}").format(seed=job.seed))
     facts.append(ngettext("{n} worker", "{n} workers", result.workers).format(n=result.workers))
     facts.append(_("{seconds} s ({backend})").format(seconds=f"{result.seconds:.1f}", backend=result.backend))
-    return _("{variant}: {facts}").format(variant=variant, facts=_(", ").join(facts))
+    # the game's title, and its name as --variant takes it (as stats heads each game)
+    game = _("{game} ({variant})").format(game=variant_title(variant, short=True), variant=variant)
+    return _("{variant}: {facts}").format(variant=game, facts=_(", ").join(facts))

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..errors import GinRummyError
+from ..errors import GinRummyError, system_reason
 from ..i18n import _
 from ..options import options_for
 from ..store import Store
@@ -108,5 +108,5 @@ def save_settings(store: Store | None, **changes: Any) -> str | None:
     except OSError as exc:
         with contextlib.suppress(OSError):  # the rename failed: the old settings stay as they were
             temporary.unlink(missing_ok=True)
-        return _("your settings could not be remembered ({error})").format(error=exc.strerror or exc)
+        return _("your settings could not be remembered ({error})").format(error=system_reason(exc))
     return None

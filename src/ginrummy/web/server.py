@@ -38,7 +38,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .. import i18n
 from ..agents import available_agents
 from ..agents.levels import LEVEL_DESCRIPTIONS, LEVELS
-from ..errors import GinRummyError, RecordError, StoreError
+from ..errors import GinRummyError, RecordError, StoreError, system_reason
 from ..i18n import N_
 from ..names import safe_display_name
 from ..options import option_help
@@ -255,7 +255,9 @@ def create_app(
         try:
             return JSONResponse(await asyncio.to_thread(variant_rules, variant, asked_language(request)))
         except OSError as exc:  # the rule book missing from this installation: say so
-            return refusal(request, 404, N_("the rule book cannot be read: {error}"), error=exc.strerror or exc)
+            with i18n.using(asked_language(request)):
+                reason = system_reason(exc)
+            return refusal(request, 404, N_("the rule book cannot be read: {error}"), error=reason)
 
     async def messages(request: Request) -> Response:
         """The page's own texts in the language asked for (``?lang=``, else ``Accept-Language``):
