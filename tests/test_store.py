@@ -7,6 +7,7 @@ import io
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import sqlite3
@@ -644,3 +645,35 @@ def test_plain_mode_on_a_real_write_limit_undoes_the_move(tmp_path: Path) -> Non
     [saved] = store.saved_games()
     on_disk = store.load_game(saved.id)
     assert on_disk is not None and public_record(on_disk) == shown  # memory and file agree
+
+
+@pytest.mark.parametrize(
+    ("damage", "why"),
+    [
+        (lambda good: "{not json", "Expecting property name"),  # the JSON reader's reason
+        (lambda good: json.dumps({k: v for k, v in good.items() if k != "record"}), "the field 'record' is missing"),
+        (lambda good: json.dumps({**good, "seats": 3}), "a value has the wrong type or form"),
+    ],
+)
+def test_a_saved_game_that_cannot_be_resumed_says_why_in_the_readers_language(
+    tmp_path: Path, damage: Callable[[dict[str, Any]], str], why: str
+) -> None:
+    """A damaged saved game refused by load_game and open_game in one line of the reader's language
+    (not Python's ``KeyError: 'record'``)."""
+    store = Store(tmp_path)
+    store.save_game("s7", Session.new("classic", seats=["human", "greedy"], deal_seed=3))
+    raw = sqlite3.connect(tmp_path / DB_NAME)
+    good = json.loads(raw.execute("SELECT session FROM games WHERE id = 's7'").fetchone()[0])
+    raw.execute("UPDATE games SET session = ? WHERE id = 's7'", (damage(good),))
+    raw.commit()
+    raw.close()
+    for lang in ("ko", "lv"):
+        with i18n.using(lang):
+            for load in (store.load_game, store.open_game):
+                with pytest.raises(StoreError) as caught:
+                    load("s7")
+                text = str(caught.value)
+                english = set(re.findall(r"[a-z]+", f"saved game cannot be resumed {why}".lower())) - {"record"}
+                assert "s7" in text and not english & set(re.findall(r"\w+", text.lower())), text
+    with i18n.using("en"), pytest.raises(StoreError, match=f"^saved game s7 cannot be resumed: {why}"):
+        store.load_game("s7")

@@ -108,8 +108,8 @@ class Store(_History):
             return None
         try:
             return Session.from_json(json.loads(row[0]))
-        except (GinRummyError, ValueError, KeyError, TypeError) as exc:
-            raise StoreError(_("saved game {id} cannot be resumed: {error}").format(id=game_id, error=exc)) from None
+        except (GinRummyError, ValueError, KeyError, TypeError, RecursionError) as exc:
+            raise _unresumable(game_id, exc) from None
 
     # -- one game, one process --------------------------------------------------------------------
     def open_game(self, game_id: str) -> Session | None:
@@ -131,7 +131,7 @@ class Store(_History):
             return Session.from_json(json.loads(row[0]))
         except (GinRummyError, ValueError, KeyError, TypeError, RecursionError) as exc:
             self.release_game(game_id)
-            raise StoreError(_("saved game {id} cannot be resumed: {error}").format(id=game_id, error=exc)) from None
+            raise _unresumable(game_id, exc) from None
 
     def saved_games(self, problems: list[str] | None = None) -> list[SavedGame]:
         """Unfinished games, the most recently played first, each with ``open_in`` saying where
@@ -191,3 +191,22 @@ def _restore(session: Session, saved: dict[str, Any]) -> None:
     """Put ``session`` back to ``saved`` (its :meth:`~ginrummy.session.Session.to_json` at the last
     save): the state and the committed next seed; its seats and computer players stay."""
     session.restore(saved)
+
+
+def _unresumable(game_id: str, exc: BaseException) -> StoreError:
+    """Why a saved game's data cannot be loaded, in the reader's language: the library's own refusal
+    as worded, the JSON reader's reason from its table, else what kind of fault Python found (its
+    own text, ``KeyError: 'players'``, is English)."""
+    if isinstance(exc, GinRummyError):
+        error = str(exc)
+    elif isinstance(exc, json.JSONDecodeError):
+        from ..record import json_reason  # (here only: reading the store needs no record code)
+
+        error = json_reason(exc.msg)
+    elif isinstance(exc, KeyError):
+        error = _("the field {field} is missing").format(field=repr(exc.args[0]) if exc.args else "?")
+    elif isinstance(exc, RecursionError):
+        error = _("the data is nested too deeply")
+    else:
+        error = _("a value has the wrong type or form")
+    return StoreError(_("saved game {id} cannot be resumed: {error}").format(id=game_id, error=error))
