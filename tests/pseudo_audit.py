@@ -121,7 +121,7 @@ KNOWN: list[tuple[str, str]] = [
         "the rules' options table on the page: each option's name and default as the code spells them (data), "
         "rulebook.py",
     ),
-    (r"\^p palette", "Textual's own command palette in the footer (docs/translating.md, Still in English)"),
+    # (r"\^p palette", "Textual's own command palette in the footer (docs/translating.md, Still in English)"),
     (
         r"\b(classic|oklahoma|hollywood|three|solitaire|gin-solitaire) (—|·) ",
         "the variant's name beside its title: tui/start.py:81, the game screen's title tui/game.py:92 (layout)",

@@ -1,7 +1,7 @@
 """The rules of a variant for both apps' **Rules** dialogs, read from ``docs/rules.md`` (shipped in
 the package as ``books/rules.md``, a link to the very file; in Korean and Latvian
 ``rules.ko.md`` and ``rules.lv.md``, whose sections 0-4 carry the same numbers, the options tables
-of section 5 coming from the English book): the common definitions, the
+of section 5 coming from the code, in words): the common definitions, the
 variant's sections and its options table, as headings, paragraphs, lists and tables of text (the
 page draws them without HTML; the terminal as Markdown, :func:`rules_markdown`)."""
 
@@ -16,7 +16,7 @@ from . import i18n
 from .i18n import _
 from .options import option_help
 from .variants import find_variant
-from .words import variant_title
+from .words import option_name, option_value, variant_title
 
 __all__ = ["RULES_FILE", "rules_file", "rules_markdown", "section_ids", "variant_rules"]
 
@@ -109,14 +109,18 @@ def section_ids(variant: str) -> tuple[str, ...]:
 
 def _options_section(variant: str, key: str, lang: str) -> dict[str, Any]:
     """The options table of ``variant`` in ``lang``, from the code (as the English book's is): each
-    option's name and default as the code spells them, its meaning translated."""
+    option's name and default in words, its meaning, all translated; beside the name, the option
+    with its default as records and ``--options`` take it (``knock_limit=10``: data)."""
 
-    def code(value: object) -> str:
-        return f"`{str(value).lower() if isinstance(value, bool) else value}`"
+    def code(name: str, value: object) -> str:
+        return f"`{name}={str(value).lower() if isinstance(value, bool) else value}`"
 
     with i18n.using(lang):
         rows = [[_("option"), _("default"), _("meaning")]]
-        rows += [[code(n), code(d), _(doc) if doc else ""] for n, d, doc, _choices in option_help(variant)]
+        rows += [
+            [f"{option_name(n)} {code(n, d)}", option_value(d), _(doc) if doc else ""]
+            for n, d, doc, _choices in option_help(variant)
+        ]
         title = _("Options of {game}").format(game=variant_title(variant, short=True))
     return {"id": key, "title": title, "blocks": [{"type": "table", "rows": rows}], "lang": lang}
 

@@ -58,6 +58,8 @@ __all__ = [
     "just_drawn",
     "move_text",
     "no_hand_line",
+    "option_name",
+    "option_value",
     "reason_line",
     "reason_text",
     "result_lines",
@@ -162,6 +164,83 @@ def variant_title(variant: str, *, short: bool = False) -> str:
     except OptionError:
         return clean_name(variant)
     return _(v.short_title if short else v.title)
+
+
+# The options' names and values in words for people (the start screen, the page's lobby, the rule
+# book's options table), marked for translation; the code's names (``knock_limit``) are what
+# records and ``--options`` take.  An option or value not listed is spelled out from its name.
+_OPTION_WORDS: dict[str, str] = {
+    "big_gin": NP_("option", "Big gin"),
+    "big_gin_bonus": NP_("option", "Big gin bonus"),
+    "box_bonus": NP_("option", "Box bonus"),
+    "count_includes_joker": NP_("option", "Count includes joker"),
+    "cut_ties": NP_("option", "Cut ties"),
+    "discard_drawn_upcard_allowed": NP_("option", "Discard drawn upcard allowed"),
+    "end_after_opening_discard": NP_("option", "End after opening discard"),
+    "end_before_first_draw": NP_("option", "End before first draw"),
+    "end_bonuses": NP_("option", "End bonuses"),
+    "first_box": NP_("option", "First box"),
+    "first_captain": NP_("option", "First captain"),
+    "first_dealer": NP_("option", "First dealer"),
+    "game_bonus": NP_("option", "Game bonus"),
+    "game_target": NP_("option", "Game target"),
+    "gin_bonus": NP_("option", "Gin bonus"),
+    "hollywood_target": NP_("option", "Hollywood target"),
+    "joker_in_deal": NP_("option", "Joker in deal"),
+    "knock_limit": NP_("option", "Knock limit"),
+    "knocker_arrangement": NP_("option", "Knocker arrangement"),
+    "layoffs": NP_("option", "Layoffs"),
+    "next_dealer": NP_("option", "Next dealer"),
+    "oklahoma_ace": NP_("option", "Oklahoma ace"),
+    "scoring": NP_("option", "Scoring"),
+    "shutout": NP_("option", "Shutout"),
+    "spades_double": NP_("option", "Spades double"),
+    "spades_double_boxes": NP_("option", "Spades double boxes"),
+    "undercut_bonus": NP_("option", "Undercut bonus"),
+    "undercut_on_tie": NP_("option", "Undercut on tie"),
+    "wall_cards": NP_("option", "Wall cards"),
+}
+_VALUE_WORDS: dict[str, str] = {
+    "True": NP_("option value", "Yes"),
+    "False": NP_("option value", "No"),
+    "alternate": NP_("option value", "Alternate"),
+    "auto": NP_("option value", "Auto"),
+    "basic": NP_("option value", "Basic"),
+    "choose": NP_("option value", "Choose"),
+    "double_game_bonus": NP_("option value", "Double game bonus"),
+    "double_total": NP_("option value", "Double total"),
+    "gin_only": NP_("option value", "Gin only"),
+    "knock": NP_("option value", "Knock"),
+    "lose": NP_("option value", "Lose"),
+    "loser": NP_("option value", "Loser"),
+    "none": NP_("option value", "None"),
+    "one": NP_("option value", "One"),
+    "recut": NP_("option value", "Recut"),
+    "redeal": NP_("option value", "Redeal"),
+    "suit_order": NP_("option value", "Suit order"),
+    "winner": NP_("option value", "Winner"),
+}
+
+
+def _spelled_out(key: str) -> str:
+    text = key.replace("_", " ").replace("-", " ")
+    return text[:1].upper() + text[1:]
+
+
+def option_name(name: str) -> str:
+    """A rules option's name in words, in the current language: ``knock_limit`` -> ``Knock limit``
+    (an option not listed spelled out from its name)."""
+    return pgettext("option", _OPTION_WORDS[name]) if name in _OPTION_WORDS else _spelled_out(name)
+
+
+def option_value(value: object) -> str:
+    """A rules option's value in words, in the current language: True/False -> ``Yes``/``No``,
+    ``double_game_bonus`` -> ``Double game bonus``; numbers as they are (a value not listed
+    spelled out from its name)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    key = str(value)
+    return pgettext("option value", _VALUE_WORDS[key]) if key in _VALUE_WORDS else _spelled_out(key)
 
 
 def display_names(players: Sequence[str]) -> list[str]:

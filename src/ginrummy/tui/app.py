@@ -10,17 +10,21 @@ Hidden options for tests and demonstrations: ``deal_seed`` makes every deal repr
 from __future__ import annotations
 
 import os
-from typing import Any, ClassVar
+from collections.abc import Iterable
+from typing import Any, ClassVar, cast
 
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.command import CommandPalette
+from textual.screen import Screen
 from textual.theme import Theme
 
 from ..errors import StoreError
-from ..i18n import _
+from ..i18n import N_, _
 from ..session import Session, make_session
 from ..store import Store, new_game_id
-from .dialogs import StoreErrorScreen
+from .common import speak_keys
+from .dialogs import HelpScreen, StoreErrorScreen
 from .game import GameScreen
 from .settings import load_settings, save_settings
 from .start import StartScreen
@@ -50,7 +54,20 @@ class GinRummyApp(App[int]):
 
     CSS_PATH = "ginrummy.tcss"
     TITLE = "ginrummy"
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+c", "quit", "Quit", show=False, priority=True)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+c", "quit", N_("Quit"), show=False, priority=True),
+        Binding("ctrl+q", "quit", N_("Quit"), show=False, priority=True),  # Textual's, worded
+        # Textual's command palette (its key in the footer is hidden: ginrummy.tcss), worded; its
+        # commands are the app's (get_system_commands)
+        Binding(
+            "ctrl+p",
+            "command_palette",
+            N_("commands"),
+            show=False,
+            priority=True,
+            tooltip=N_("Open the list of commands"),
+        ),
+    ]
 
     def __init__(
         self,
@@ -69,6 +86,7 @@ class GinRummyApp(App[int]):
         analyse: bool = True,
     ) -> None:
         super().__init__()
+        speak_keys(self)
         self.analyse = analyse
         self.data_dir = data_dir
         self._given_store = store
@@ -83,6 +101,24 @@ class GinRummyApp(App[int]):
         self.start_game = start
         self.resume_id = resume
         self.store_error: str | None = None
+
+    # -- the command palette (ctrl+p) -------------------------------------------------------------
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The command palette's commands, in the current language.  Textual's own are in English,
+        and some would show more English (its keys panel names Textual's widgets' keys, its theme
+        list, its screenshot's notices) or undo the display settings (a theme): the app keeps two,
+        the keys being its own keys screen."""
+        if not isinstance(screen, HelpScreen):
+            yield SystemCommand(_("Keys"), _("Show the keys and what they do"), self.action_keys)
+        yield SystemCommand(_("Quit"), _("Quit ginrummy (a game in progress is saved)"), self.action_quit)
+
+    def action_command_palette(self) -> None:
+        """Textual's command palette, its search box named in the current language."""
+        if self.use_command_palette and not CommandPalette.is_open(cast(App[object], self)):
+            self.push_screen(CommandPalette(placeholder=_("Search for commands…"), id="--command-palette"))
+
+    def action_keys(self) -> None:
+        self.push_screen(HelpScreen())
 
     # -- start-up --------------------------------------------------------------------------------
     def on_mount(self) -> None:

@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Any, Protocol, cast
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widgets import Static
@@ -18,7 +19,7 @@ from ..store import Store
 from ..variants import VARIANTS, solo_variants
 from ..words import seat_kind
 
-__all__ = ["LEVEL_TEXT", "SOLO", "VARIANT_TITLES", "Host", "fmt", "host", "level_text", "put", "speak_keys"]
+__all__ = ["LEVEL_TEXT", "SOLO", "VARIANT_TITLES", "Host", "host", "level_text", "put", "speak_keys"]
 
 VARIANT_TITLES = {v.name: v.title for v in VARIANTS}
 SOLO = solo_variants()  # the solitaires, from the registry
@@ -36,11 +37,19 @@ LEVEL_TEXT = {  # translated where shown (level_text)
 
 
 def speak_keys(node: DOMNode) -> None:
-    """Name ``node``'s keys (its ``BINDINGS``, written in English and marked ``N_``) in the current
-    language, for the footer: the instance's own copy of the bindings is changed, never the class's."""
+    """Name ``node``'s keys (its ``BINDINGS``, written in English and marked ``N_``: descriptions
+    and tooltips) in the current language, for the footer: the instance's own copy of the bindings
+    is changed, never the class's.  Called again (the language changed), it words them anew."""
     keys = node._bindings.key_to_bindings
-    for key, bindings in list(keys.items()):
-        keys[key] = [replace(b, description=_(b.description)) if b.description else b for b in bindings]
+    english: dict[str, list[Binding]] | None = getattr(node, "_ginrummy_english_keys", None)
+    if english is None:
+        english = {key: list(bindings) for key, bindings in keys.items()}
+        setattr(node, "_ginrummy_english_keys", english)  # noqa: B010 (an attribute Textual's node does not declare)
+    for key, bindings in english.items():
+        keys[key] = [
+            replace(b, description=_(b.description) if b.description else "", tooltip=_(b.tooltip) if b.tooltip else "")
+            for b in bindings
+        ]
 
 
 def level_text(level: str) -> str:
@@ -91,8 +100,3 @@ def put(widget: Static, content: Any) -> None:
     if getattr(widget, "_ginrummy_last", None) != key:
         widget._ginrummy_last = key  # type: ignore[attr-defined]  # a cache on the widget, read above
         widget.update(content)
-
-
-def fmt(value: Any) -> str:
-    """An option's value as typed on the command line (``true``, not ``True``)."""
-    return str(value).lower() if isinstance(value, bool) else str(value)

@@ -21,8 +21,8 @@ from ..i18n import N_, _, ngettext, pgettext
 from ..options import option_help, options_for
 from ..session import HUMAN, make_session
 from ..variants import seats_of, variant_names
-from ..words import default_players, display_name, display_names, variant_title
-from .common import SOLO, fmt, host, level_text, speak_keys
+from ..words import default_players, display_name, display_names, option_name, option_value, variant_title
+from .common import SOLO, host, level_text, speak_keys
 from .dialogs import ConfirmScreen, HelpScreen, RulesScreen
 from .replay import HistoryScreen
 from .settings import load_settings, save_settings
@@ -233,8 +233,8 @@ class StartScreen(Screen[None]):
             if isinstance(default_value, bool):
                 control: Any = Checkbox("", bool(value), id=f"opt-{b}-{name}", compact=True)
             elif allowed:
-                control = Select(
-                    [(str(a), a) for a in allowed],
+                control = Select(  # the values in words; the value chosen is the code's
+                    [(option_value(a), a) for a in allowed],
                     value=value if value in allowed else default_value,
                     allow_blank=False,
                     id=f"opt-{b}-{name}",
@@ -244,10 +244,10 @@ class StartScreen(Screen[None]):
                 control = Input(value=str(value), type="integer", id=f"opt-{b}-{name}", compact=True)
             orows.append(
                 Horizontal(
-                    Label(name, classes="label"),
+                    Label(option_name(name), classes="label"),
                     control,
                     Static(
-                        _(doc) + " [dim]" + _("(default {value})").format(value=fmt(default_value)) + "[/dim]",
+                        _(doc) + " [dim]" + _("(default {value})").format(value=option_value(default_value)) + "[/dim]",
                         classes="doc",
                     ),
                     classes="row option",
@@ -296,7 +296,9 @@ class StartScreen(Screen[None]):
                 value = cast(Input, w).value.strip()
                 if value == "":
                     raise GinRummyError(
-                        _("option {name}: give a number (default {value})").format(name=name, value=default_value)
+                        _("option {name}: give a number (default {value})").format(
+                            name=option_name(name), value=default_value
+                        )
                     )
             if str(value) != str(default_value):
                 given[name] = value
@@ -414,6 +416,7 @@ class StartScreen(Screen[None]):
             except OSError:
                 saved = False
         i18n.set_language(lang)
+        speak_keys(self.app)  # the app's own keys (the command palette's) in the new language
         self.app.switch_screen(StartScreen(self.variant))
         name = i18n.LANGUAGE_NAMES[lang]
         if store is not None and saved:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..i18n import N_, NP_, _, pgettext
+from ..i18n import N_, _
 from ..names import BadName, clean_name
 from ..variants import VARIANTS, Variant, variant_names
 
@@ -35,7 +35,6 @@ __all__ = [
     "ProtocolError",
     "RateLimiter",
     "dumps",
-    "option_label",
     "readable",
     "validate",
     "variant_facts",
@@ -76,73 +75,6 @@ def variant_facts(variant: str) -> dict[str, Any]:
         }
     words = {k: _(base[k]) for k in ("title", "long_title", "pile_label")}
     return {"variant": variant, **base, **words}
-
-
-# The options' names and values in words for people (the lobby), marked for translation; an option
-# or value not listed here is spelled out from its name (``option_label``).
-_OPTION_WORDS: dict[str, str] = {
-    "big_gin": NP_("option", "Big gin"),
-    "big_gin_bonus": NP_("option", "Big gin bonus"),
-    "box_bonus": NP_("option", "Box bonus"),
-    "count_includes_joker": NP_("option", "Count includes joker"),
-    "cut_ties": NP_("option", "Cut ties"),
-    "discard_drawn_upcard_allowed": NP_("option", "Discard drawn upcard allowed"),
-    "end_after_opening_discard": NP_("option", "End after opening discard"),
-    "end_before_first_draw": NP_("option", "End before first draw"),
-    "end_bonuses": NP_("option", "End bonuses"),
-    "first_box": NP_("option", "First box"),
-    "first_captain": NP_("option", "First captain"),
-    "first_dealer": NP_("option", "First dealer"),
-    "game_bonus": NP_("option", "Game bonus"),
-    "game_target": NP_("option", "Game target"),
-    "gin_bonus": NP_("option", "Gin bonus"),
-    "hollywood_target": NP_("option", "Hollywood target"),
-    "joker_in_deal": NP_("option", "Joker in deal"),
-    "knock_limit": NP_("option", "Knock limit"),
-    "knocker_arrangement": NP_("option", "Knocker arrangement"),
-    "layoffs": NP_("option", "Layoffs"),
-    "next_dealer": NP_("option", "Next dealer"),
-    "oklahoma_ace": NP_("option", "Oklahoma ace"),
-    "scoring": NP_("option", "Scoring"),
-    "shutout": NP_("option", "Shutout"),
-    "spades_double": NP_("option", "Spades double"),
-    "spades_double_boxes": NP_("option", "Spades double boxes"),
-    "undercut_bonus": NP_("option", "Undercut bonus"),
-    "undercut_on_tie": NP_("option", "Undercut on tie"),
-    "wall_cards": NP_("option", "Wall cards"),
-}
-_VALUE_WORDS: dict[str, str] = {
-    "True": NP_("option value", "Yes"),
-    "False": NP_("option value", "No"),
-    "alternate": NP_("option value", "Alternate"),
-    "auto": NP_("option value", "Auto"),
-    "basic": NP_("option value", "Basic"),
-    "choose": NP_("option value", "Choose"),
-    "double_game_bonus": NP_("option value", "Double game bonus"),
-    "double_total": NP_("option value", "Double total"),
-    "gin_only": NP_("option value", "Gin only"),
-    "knock": NP_("option value", "Knock"),
-    "lose": NP_("option value", "Lose"),
-    "loser": NP_("option value", "Loser"),
-    "none": NP_("option value", "None"),
-    "one": NP_("option value", "One"),
-    "recut": NP_("option value", "Recut"),
-    "redeal": NP_("option value", "Redeal"),
-    "suit_order": NP_("option value", "Suit order"),
-    "winner": NP_("option value", "Winner"),
-}
-
-
-def option_label(value: object) -> str:
-    """An option's name or word for people, in the current language: ``gin_bonus`` -> ``Gin bonus``,
-    ``double_game_bonus`` -> ``Double game bonus``; True/False -> ``Yes``/``No``; numbers as they are."""
-    key = str(value)
-    if key in _OPTION_WORDS and not isinstance(value, bool):
-        return pgettext("option", _OPTION_WORDS[key])
-    if key in _VALUE_WORDS:
-        return pgettext("option value", _VALUE_WORDS[key])
-    text = key.replace("_", " ").replace("-", " ")
-    return text[:1].upper() + text[1:]
 
 
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")

@@ -46,7 +46,7 @@ from ..rulebook import variant_rules
 from ..statwords import chart_choices, opponent_sections, stats_lines
 from ..store import Store
 from ..variants import VARIANTS, variant_names
-from ..words import display_names
+from ..words import display_names, option_name, option_value
 from .connection import Connection, Tap
 from .guard import FORWARDING, GuardedStarlette, HostPolicy, is_owner
 from .messages import agent_names, card_names, page_messages, result_names
@@ -57,7 +57,6 @@ from .protocol import (
     ProtocolError,
     RateLimiter,
     dumps,
-    option_label,
     readable,
     validate,
     variant_facts,
@@ -159,11 +158,11 @@ def create_app(
                 "options": [
                     {
                         "name": n,
-                        "label": option_label(n),
+                        "label": option_name(n),
                         "default": d,
                         "doc": i18n._(doc) if doc else "",
                         "choices": list(choices),
-                        "choice_labels": [option_label(c) for c in choices],
+                        "choice_labels": [option_value(c) for c in choices],
                     }
                     for n, d, doc, choices in option_help(v)
                     if n not in CUT_OPTIONS  # the cut before the first deal decides these
