@@ -115,17 +115,6 @@ KNOWN: list[tuple[str, str]] = [
         r"^\s*\d+(\.\d+)*\.? [A-Z]",
         "the rule book's text on the page in xx: docs/rules.md, translated whole as rules.{ko,lv}.md (a document)",
     ),
-    (r"^[\s│┃▏▕]*[a-z_]+ {3,}\S", "the start screen's options table: option names and values (docs: not translated)"),
-    (
-        r"^[a-z_]+\t\S+\t⟦",
-        "the rules' options table on the page: each option's name and default as the code spells them (data), "
-        "rulebook.py",
-    ),
-    # (r"\^p palette", "Textual's own command palette in the footer (docs/translating.md, Still in English)"),
-    (
-        r"\b(classic|oklahoma|hollywood|three|solitaire|gin-solitaire) (—|·) ",
-        "the variant's name beside its title: tui/start.py:81, the game screen's title tui/game.py:92 (layout)",
-    ),
     (r"⟦Your name⟧\s+You\b", "the start screen's default name You: data (docs/translating.md, Still in English)"),
 ]
 

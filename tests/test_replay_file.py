@@ -125,7 +125,7 @@ def test_a_file_of_several_records_lists_them(tmp_path: Path, monkeypatch: pytes
         listing = app.screen
         assert isinstance(listing, RecordListScreen)
         assert len(listing.lines) == 3
-        assert plain(listing.lines[0]).startswith("record 1 of 3 · classic: ")
+        assert plain(listing.lines[0]).startswith("record 1 of 3 · Classic gin: ")  # the title, not the code name
         assert "stopped inside a hand" in plain(listing.lines[2])
         await pilot.press("down", "down", "enter")
         await wait_for(lambda: isinstance(app.screen, ReplayScreen))

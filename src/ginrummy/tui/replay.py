@@ -161,7 +161,8 @@ def record_line(record: Mapping[str, Any], i: int, n: int) -> str:
         )
     totals = "–".join(str(t) for t in state.totals)
     head = _("record {i} of {n}").format(i=i, n=n)
-    return f"{head} · {title.format(variant=state.variant, players=_(' v ').join(players), n=hands)} · {totals}"
+    game = variant_title(state.variant, short=True)  # the title, as the saved games' lists name it
+    return f"{head} · {title.format(variant=game, players=_(' v ').join(players), n=hands)} · {totals}"
 
 
 def check_records(records: Sequence[Mapping[str, Any]]) -> list[str]:
