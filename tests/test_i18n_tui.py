@@ -105,9 +105,11 @@ def test_the_start_screen_switches_the_language_and_remembers_it(tmp_path: Path)
             title = app.screen.query_one("#start-title", Static)
             assert "진 러미 게임 모음" in str(title.content)
             assert any(b.description == "게임 시작" for _key, b in app.screen._bindings)
+            assert app._bindings.key_to_bindings["ctrl+p"][0].description == "명령"  # the app's own keys too
             await pilot.press("ctrl+l")
             await _until(lambda: i18n.current_language() == "lv")
             assert i18n.saved_language(tmp_path) == "lv"
+            assert app._bindings.key_to_bindings["ctrl+p"][0].tooltip == "Atvērt komandu sarakstu"
             await pilot.press("ctrl+l")
             await _until(lambda: i18n.current_language() == "en")
             assert i18n.saved_language(tmp_path) == "en"
@@ -117,3 +119,94 @@ def test_the_start_screen_switches_the_language_and_remembers_it(tmp_path: Path)
         asyncio.run(run())
     finally:
         i18n.set_language(before)
+
+
+@pytest.mark.parametrize("speak", ["ko", "lv"], indirect=True)
+@pytest.mark.parametrize("variant", ["classic", "oklahoma", "solitaire", "three"])
+def test_the_rules_options_are_in_words(speak: None, variant: str, tmp_path: Path) -> None:
+    """Issue 18: the start screen's rules options name each option in words in the screen's
+    language (no code name such as ``knock_limit`` on screen), a choice lists its values in words
+    (the value chosen stays the code's), a default is worded (``예``, not ``true``), and a number
+    left out is named by the option's words."""
+    from textual.widgets import Input, Label, Select, Static
+
+    from ginrummy.options import option_help
+    from ginrummy.tui.start import StartScreen
+    from ginrummy.words import option_name, option_value
+
+    async def run() -> None:
+        app = make_app(tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(lambda: isinstance(app.screen, StartScreen))
+            start = app.screen
+            assert isinstance(start, StartScreen)
+            start.variant = variant
+            await start.rebuild_variant()
+            await pilot.click("#rules CollapsibleTitle")
+            await _until(lambda: bool(start.query(".option")))
+            rows = list(start.query(".option"))
+            helps = option_help(variant)
+            assert len(rows) == len(helps)
+            numbers = []
+            for row, (name, default, _doc, allowed) in zip(rows, helps, strict=True):
+                label = str(row.query_one(Label).content)
+                assert label == option_name(name) and name not in label
+                control = row.query_one(f"#opt-{start._build}-{name}")
+                if isinstance(control, Select) and allowed:
+                    prompts = [str(prompt) for prompt, _value in control._options]
+                    assert prompts == [option_value(a) for a in allowed]
+                    assert all(str(a) not in prompts for a in allowed)
+                    assert control.value == default  # the code's value
+                elif isinstance(control, Input):
+                    numbers.append(name)
+                doc = str(row.query_one(".doc", Static).content)
+                assert option_value(default) in doc
+                if isinstance(default, bool):
+                    assert str(default).lower() not in doc
+            if numbers:  # a number left out: the message names the option in words
+                start.query_one(f"#opt-{start._build}-{numbers[0]}", Input).value = ""
+                await pilot.press("ctrl+n")
+                await _until(lambda: bool(app._notifications))
+                message = next(iter(app._notifications)).message
+                assert option_name(numbers[0]) in message and numbers[0] not in message
+                assert isinstance(app.screen, StartScreen)  # nothing started
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("speak", ["ko", "lv"], indirect=True)
+def test_the_command_palette_speaks_the_screens_language(speak: None, tmp_path: Path) -> None:
+    """Issue 18: ctrl+p opens Textual's command palette with the app's own commands, worded in the
+    screen's language (the keys screen and quitting), its search box too; the keys command opens
+    the app's keys screen."""
+    from textual.command import CommandInput, CommandList, CommandPalette
+
+    from ginrummy.i18n import _
+    from ginrummy.tui.dialogs import HelpScreen
+    from ginrummy.tui.start import StartScreen
+
+    async def run() -> None:
+        app = make_app(tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(lambda: isinstance(app.screen, StartScreen))
+            assert app._bindings.key_to_bindings["ctrl+p"][0].description == _("commands") != "commands"
+            await pilot.press("ctrl+p")
+            await _until(lambda: isinstance(app.screen, CommandPalette))
+            palette = app.screen
+            commands = palette.query_one(CommandList)
+            await _until(lambda: commands.option_count == 2)
+            assert palette.query_one(CommandInput).placeholder == _("Search for commands…") != "Search for commands…"
+            shown = [str(commands.get_option_at_index(i).prompt) for i in range(commands.option_count)]
+            assert sorted(shown) == sorted(
+                [
+                    f"{_('Keys')}\n{_('Show the keys and what they do')}",
+                    f"{_('Quit')}\n{_('Quit ginrummy (a game in progress is saved)')}",
+                ]
+            )
+            assert not any(word in " ".join(shown) for word in ("Theme", "Keys", "Quit", "Screenshot", "Maximize"))
+            index = next(i for i, text in enumerate(shown) if text.startswith(_("Keys")))
+            commands.highlighted = index
+            await pilot.press("enter")
+            await _until(lambda: isinstance(app.screen, HelpScreen))
+
+    asyncio.run(run())

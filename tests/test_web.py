@@ -199,6 +199,21 @@ def test_info_lists_every_variant_with_options_and_computer_players(client: Test
     assert info["owner"] is True
 
 
+def test_info_words_the_options_in_the_pages_language(client: TestClient) -> None:
+    """The lobby's options: each named and each choice worded in the page's language (through
+    ginrummy.words, as the terminal words them), the names and values themselves the code's."""
+    from ginrummy.i18n import using
+    from ginrummy.words import option_name, option_value
+
+    options = client.get("/api/info?lang=lv").json()["variants"]["classic"]["options"]
+    with using("lv"):
+        for o in options:
+            assert o["label"] == option_name(o["name"]) != o["name"]
+            assert o["choice_labels"] == [option_value(c) for c in o["choices"]]
+    shutout = next(o for o in options if o["name"] == "shutout")
+    assert "double_game_bonus" in shutout["choices"] and "Dubulta spēles prēmija" in shutout["choice_labels"]
+
+
 def test_owner_is_a_loopback_client_asking_for_a_loopback_name() -> None:
     from ginrummy.web.guard import is_owner
 
