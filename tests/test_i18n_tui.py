@@ -143,9 +143,15 @@ def test_the_rules_options_are_in_words(speak: None, variant: str, tmp_path: Pat
             start.variant = variant
             await start.rebuild_variant()
             await pilot.click("#rules CollapsibleTitle")
-            await _until(lambda: bool(start.query(".option")))
-            rows = list(start.query(".option"))
             helps = option_help(variant)
+            # every row mounted, each choice showing its value (a Select takes it when mounted)
+            await _until(
+                lambda: (
+                    len(start.query(".option")) == len(helps)
+                    and all(s.value != Select.NULL for s in start.query("#options Select"))
+                )
+            )
+            rows = list(start.query(".option"))
             assert len(rows) == len(helps)
             numbers = []
             for row, (name, default, _doc, allowed) in zip(rows, helps, strict=True):
