@@ -23,8 +23,8 @@ from pseudo_audit import plain
 pytest.importorskip("textual")
 
 from ginrummy.tui.app import GinRummyApp
-from ginrummy.tui.game import move_name
 from ginrummy.tui.screens import GameScreen, StartScreen, StatsScreen, StoreErrorScreen
+from ginrummy.words import move_name
 
 TEST_AGENT = "tui-test"
 

@@ -383,10 +383,11 @@ def reason_text(reason: Value | None) -> str:
     return english
 
 
-def move_name(action: Action) -> str:
+def move_name(action: object) -> str:
     """A move named on its own, as a hint names it, in the reader's words (``Discard 7h``,
-    ``7h 버리기``): the name a reason gives it (:func:`ginrummy.agents.reasons.move`)."""
-    return reason_text(move_at_head(action))
+    ``7h 버리기``): the name a reason gives it (:func:`ginrummy.agents.reasons.move`); anything
+    not an :class:`Action` as it is."""
+    return reason_text(move_at_head(action)) if isinstance(action, Action) else str(action)
 
 
 def _fill(template: str, values: Mapping[str, str | int]) -> str | None:

@@ -15,12 +15,11 @@ from textual.widgets import Button, RichLog
 from textual.worker import Worker
 
 from ..actions import Action
-from ..agents.reasons import move
 from ..errors import GinRummyError, StoreError
 from ..finish import analysis_lines, file_finished_game, solitaire_analysis
 from ..i18n import N_, _
 from ..session import ComputerPlayerError, Session
-from ..words import cannot_line, cut_lines, reason_text, result_name, takeback_line, variant_title
+from ..words import cannot_line, cut_lines, move_name, reason_text, result_name, takeback_line, variant_title
 from .choose import SpreadScreen
 from .common import SOLO, host, speak_keys
 from .dialogs import DiscardsScreen, HelpScreen, RulesScreen
@@ -28,12 +27,6 @@ from .table import TableScreen
 from .widgets import KEY_LABELS, HandView, PileView
 
 __all__ = ["GameScreen"]
-
-
-def move_name(action: object) -> str:
-    """A move named in the hint, in the reader's words (``Discard 7h``, ``7h 버리기``): the name a
-    reason gives it (:func:`ginrummy.agents.reasons.move`); anything else as it is."""
-    return reason_text(move(action)) if isinstance(action, Action) else str(action)
 
 
 class GameScreen(TableScreen):
