@@ -2,9 +2,10 @@
 words, Korean's wide letters and the pseudo-locale ``xx`` (every text two characters longer). In
 every variant, at each of the player's turns of a hand played by touch, and in the discard with a
 card chosen (the widest set of actions: discard, knock, gin), every button of the actions and the
-undo button are wholly inside the screen, none covers another, and none cuts off its label; the
-turn fits the screen without scrolling (``Phone.fits``).  Each discard with a card chosen is
-checked at the desktop's size (1280x800) too, the same page resized.
+undo button are wholly inside the screen, none covers another, none cuts off its label and none is
+smaller than a finger's target (24 px square, WCAG 2.2's minimum); the turn fits the screen
+without scrolling (``Phone.fits``).  Each discard with a card chosen is checked at the desktop's
+size (1280x800) too, the same page resized.
 
 Seeded servers (``create_app(deal_seed=...)``); every wait is for a condition. A screenshot of the
 first discard checked, ``phone-<lang>-<variant>-390x844.png``, goes to $GINRUMMY_SCREENSHOTS
@@ -63,6 +64,8 @@ def problems(p: Phone, undone: list[int]) -> list[str]:
             out.append(f"{b['name']} at {[round(x) for x in b['box']]}, outside {w}x{h}")
         if b["clipped"]:
             out.append(f"{b['name']}: its label is cut off")
+        if right - left < 24 or bottom - top < 24:  # WCAG 2.2's smallest target, 24 px square
+            out.append(f"{b['name']}: {round(right - left)}x{round(bottom - top)} px, too small to tap")
     for i, a in enumerate(buttons):
         for b in buttons[i + 1 :]:
             across = min(a["box"][2], b["box"][2]) - max(a["box"][0], b["box"][0])
