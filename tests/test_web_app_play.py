@@ -285,6 +285,53 @@ def test_reordering_the_hand_by_touch_on_a_phone(browser: Any, tmp_path: Path) -
         server.stop()
 
 
+# The hand's cards glide back slowly where they were dropped (the page's own glide is 0.12 s): a
+# drop must be judged by what is under the finger, not by the dragged card on its way back.
+# (added to the page's own style sheet: its content security policy refuses a <style> element)
+SLOW_GLIDE = """window.addEventListener('load', () => {
+  const sheet = [...document.styleSheets].find((s) => s.href && s.href.includes('style.css'));
+  sheet.insertRule('.hand .card:not(.dragging) { transition: transform 5s linear !important; }', sheet.cssRules.length);
+  document.documentElement.dataset.slowGlide = 'yes';
+});"""
+
+
+def test_a_card_dropped_by_touch_is_judged_by_what_is_under_the_finger(browser: Any, tmp_path: Path) -> None:
+    """A finger drops a card on the pile while the card glides back to the hand (slowed down here:
+    under load the page's short glide had the same effect, and the drop did nothing): it is
+    discarded; dropped on another card of the hand, it takes that card's place."""
+    server, base = serve(tmp_path, seed=5)
+    p = Phone(browser, base, PHONE, init_script=SLOW_GLIDE)
+    try:
+        p.start("classic")
+        p.page.wait_for_function("() => document.documentElement.dataset.slowGlide === 'yes'")
+        p.deal()
+        rng = random.Random(5)
+        while p.wait_turn() in ("upcard", "draw"):
+            p.tap_turn(rng)
+        assert p.attr("phase") == "discard"
+        p.settled()
+        order = p.hand()
+        moved, onto = order[0], order[4]
+        p.still(f'#hand .card[data-card="{moved}"]', f'#hand .card[data-card="{onto}"]')
+        touch_drag(
+            p.page,
+            centre(p.page, f'#hand .card[data-card="{moved}"]'),
+            centre(p.page, f'#hand .card[data-card="{onto}"]'),
+        )
+        p.page.wait_for_function(f"() => document.querySelectorAll('#hand .card')[4].dataset.card === '{moved}'")
+        p.settled()
+        card = p.best_discard()
+        before = p.states()
+        p.still(f'#hand .card[data-card="{card}"]', "#pile")
+        touch_drag(p.page, centre(p.page, f'#hand .card[data-card="{card}"]'), centre(p.page, "#pile"))
+        p.wait_states_after(before)
+        p.page.wait_for_function(f"() => !document.querySelector('#hand .card[data-card=\"{card}\"]')")
+        assert not p.errors, p.errors
+    finally:
+        p.close()
+        server.stop()
+
+
 # The first finished game of two players in the lobby's list (its button's label read as an English
 # run shows it: without the pseudo-locale's markers).
 TWO_PLAYERS = """() => {

@@ -1082,16 +1082,19 @@
         redrawIfStale();
         return;
       }
+      // What is under the finger, looked for while the dragged card still lets it through: once its
+      // transform is reset it glides back (a transition), and on its way it would be found itself.
+      const dropped = e.type !== "pointercancel" && e.type !== "blur";
+      const under = dropped ? document.elementFromPoint(e.clientX, e.clientY) : null;
       node.classList.remove("dragging");
       node.style.transform = "";
       node.style.pointerEvents = "";
       if ($("pile")) $("pile").classList.remove("drop-ok");
       S.dragEnded = Date.now(); // the click that may follow a drag does not choose the card
-      if (e.type === "pointercancel" || e.type === "blur") {
+      if (!dropped) {
         redrawIfStale();
         return;
       }
-      const under = document.elementFromPoint(e.clientX, e.clientY);
       const target = under && under.closest("#hand .card");
       redrawIfStale();
       if (target && target.dataset.card !== card) moveCard(card, displayHand().indexOf(target.dataset.card));
