@@ -531,7 +531,9 @@ def test_the_systems_reasons_are_worded_in_the_language(lang: str, tmp_path: Pat
 def test_an_unknown_reason_is_the_systems_own_text(tmp_path: Path) -> None:
     """A reason the tables do not know keeps the system's text, in every language: a wait with no
     child process (ECHILD), a query of a table that is not there (SQLite's generic error)."""
-    no_child = failure(lambda: os.waitpid(-1, os.WNOHANG), ChildProcessError)
+    # A wait for this process itself, never its own child: ECHILD whatever children the test
+    # process has (a browser, a server), and no one else's child reaped.
+    no_child = failure(lambda: os.waitpid(os.getpid(), os.WNOHANG), ChildProcessError)
     assert no_child.errno == errno.ECHILD
     conn = sqlite3.connect(tmp_path / "empty.sqlite3")
     no_table = failure(lambda: conn.execute("SELECT * FROM nowhere"), sqlite3.Error)
