@@ -115,7 +115,6 @@ KNOWN: list[tuple[str, str]] = [
         r"^\s*\d+(\.\d+)*\.? [A-Z]",
         "the rule book's text on the page in xx: docs/rules.md, translated whole as rules.{ko,lv}.md (a document)",
     ),
-    (r"⟦Your name⟧\s+You\b", "the start screen's default name You: data (docs/translating.md, Still in English)"),
 ]
 
 _WORD = re.compile(r"[A-Za-z]{2,}")

@@ -210,6 +210,21 @@ def test_the_command_palette_speaks_the_screens_language(speak: None, tmp_path: 
                 ]
             )
             assert not any(word in " ".join(shown) for word in ("Theme", "Keys", "Quit", "Screenshot", "Maximize"))
+            # a search that finds nothing says so in the screen's language (Textual's words are English)
+            await pilot.press("z", "z", "q")
+            nothing = _("No command matches “{query}”").format(query="zzq")
+            await _until(
+                lambda: (
+                    palette.has_class("-ready")
+                    and commands.option_count == 1
+                    and str(commands.get_option_at_index(0).prompt) == nothing
+                )
+            )
+            assert "No matches" not in nothing
+            for _key in range(3):
+                await pilot.press("backspace")
+            await _until(lambda: palette.has_class("-ready") and commands.option_count == 2)
+            shown = [str(commands.get_option_at_index(i).prompt) for i in range(commands.option_count)]
             index = next(i for i, text in enumerate(shown) if text.startswith(_("Keys")))
             commands.highlighted = index
             await pilot.press("enter")

@@ -10,12 +10,13 @@ Hidden options for tests and demonstrations: ``deal_seed`` makes every deal repr
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, cast
 
+from rich.text import Text
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
-from textual.command import CommandPalette
+from textual.command import CommandPalette, Hit, Hits, Provider
 from textual.screen import Screen
 from textual.theme import Theme
 
@@ -49,11 +50,24 @@ HIGH_CONTRAST = Theme(
 _UNSET: Any = object()
 
 
+class NothingFound(Provider):
+    """The command palette's answer to a search that finds none of the app's commands, in the
+    screen's language (Textual's own, ``No matches found``, is English): one line that says so,
+    closing the palette when chosen."""
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        commands = cast(GinRummyApp, self.app).get_system_commands(self.screen)
+        if query.strip() and not any(matcher.match(command.title) > 0 for command in commands):
+            yield Hit(1.0, Text(_("No command matches “{query}”").format(query=query)), lambda: None)
+
+
 class GinRummyApp(App[int]):
     """Play every variant; games are saved after every action and resume exactly where they were."""
 
     CSS_PATH = "ginrummy.tcss"
     TITLE = "ginrummy"
+    COMMANDS: ClassVar[set[type[Provider] | Callable[[], type[Provider]]]] = App.COMMANDS | {NothingFound}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+c", "quit", N_("Quit"), show=False, priority=True),
         Binding("ctrl+q", "quit", N_("Quit"), show=False, priority=True),  # Textual's, worded
