@@ -159,6 +159,14 @@ class Page:
             f"() => +(document.getElementById('view-game').dataset.states || 0) > {before}", timeout=TIMEOUT
         )
 
+    def deal(self) -> None:
+        """Deal (the button), and wait until the page shows the hand dealt: until then its phase is
+        still ``deal``, which :meth:`wait_turn` would take for the hand's end."""
+        self.page.click("#deal")
+        self.page.wait_for_function(
+            "() => document.getElementById('view-game').dataset.phase !== 'deal'", timeout=TIMEOUT
+        )
+
     def wait_turn(self) -> str:
         """Wait until this player must act or the hand is over; return the phase."""
         self.page.wait_for_function(
@@ -387,7 +395,7 @@ def test_accessibility_and_display_preferences(browser: Any, base_url: str) -> N
     problems = axe_problems(p.page)
     p.page.select_option("#new-variant", "three")
     p.page.click("#new-start")
-    p.page.click("#deal")
+    p.deal()
     p.wait_turn()
     problems += axe_problems(p.page)
     for pref in ("#pref-four", "#pref-large", "#pref-contrast"):
@@ -444,7 +452,7 @@ def test_the_page_reconnects_to_its_seat_after_a_server_restart(browser: Any, tm
         p.goto("/")
         p.page.select_option("#new-variant", "gin-solitaire")
         p.page.click("#new-start")
-        p.page.click("#deal")
+        p.deal()
         p.wait_turn()
         p.discard_turn()  # the opening discard (it cannot end the hand)
         p.wait_turn()
