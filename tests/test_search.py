@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 from typing import Any
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from ginrummy.actions import Action
 from ginrummy.agents import make_agent, search
 from ginrummy.agents.expert import DEFAULT, evaluate
-from ginrummy.agents.knowledge import Knowledge, card_mask, obs_rng
+from ginrummy.agents.knowledge import VALUES, Knowledge, card_mask, obs_rng
 from ginrummy.agents.search import Rules, close_options, playout, sample_worlds, search_close_call
 from ginrummy.cards import Card
 from ginrummy.engine import State
@@ -184,3 +185,28 @@ def test_levels_below_the_expert_do_not_search(monkeypatch: pytest.MonkeyPatch) 
     # The advanced level judges with noise and does not search, nor does the expert told search=0;
     # with search, the expert looks for a close call at every decision.
     assert counts[0] == 0 and counts[1] == 0 and counts[2] == 3
+
+
+def test_the_playouts_discard_that_keeps_partners() -> None:
+    # search_keep: the least deadwood plus `keep` points a card of the rest the discard could meld
+    # with.  Deadwood Ah 2h (2h pairs with 2c too), Kh Ks (a pair) and 9c (alone): least deadwood
+    # throws a king, keep=2 the lone 9c (one point more of deadwood, two of partners fewer).
+    hand = card_mask(["2c", "3c", "4c", "5d", "6d", "7d", "Ah", "2h", "Kh", "Ks", "9c"])
+    c, d = search._discard(hand, -1)
+    assert Card(c).rank == Card.parse("Ks").rank and d == 1 + 2 + 10 + 9
+    assert search._discard_keep(hand, -1, 2.0) == (int(Card.parse("9c")), 1 + 2 + 10 + 10)
+    assert search._discard_keep(hand, int(Card.parse("9c")), 2.0) == (c, d)  # never the card just taken
+    assert search._discard_keep(hand, -1, 0.5) == (c, d)  # a small weight keeps the least deadwood
+    # Exact: the same card as trying every discard (min_deadwood of the rest, plus the partners;
+    # a gin first), on seeded random hands.
+    rng = random.Random(5)
+    for keep in (1.0, 2.0, 4.0):
+        for _ in range(300):
+            cards = rng.sample(range(52), 11)
+            h = sum(1 << x for x in cards)
+            taken = rng.choice([-1, cards[0]])
+            each = [(min_deadwood(h & ~(1 << x)), x) for x in cards if x != taken]
+            if min(dx for dx, _ in each) == 0:
+                each = [t for t in each if t[0] == 0]
+            key = min((dx + keep * (search._PARTNERS[x] & h).bit_count(), -VALUES[x], -x, x, dx) for dx, x in each)
+            assert search._discard_keep(h, taken, keep) == (key[3], key[4])

@@ -96,6 +96,9 @@ class Params:
     search_z: float = 2.0
     search_gain: float = 0.5
     search_outs: float = 2.5  # the play-outs' knock rule: effective deadwood = plain - this
+    # The play-outs' discard: the least deadwood (0), or the least deadwood plus this many points
+    # for each card of the rest it could meld with (rank mates, suit neighbours at one or two).
+    search_keep: float = 0.0
     # ... also where the hand's points count (a box or game bonus: the default rules); measured
     # there without a significant gain, so the search is on only where the game pays just its win.
     search_points: bool = False

@@ -42,7 +42,7 @@ from ..actions import Action
 from ..melds import best_arrangement, best_defense, best_discards, deadwood_after_each, min_deadwood
 from .expert_values import Params, knock_points, play_on_value
 from .gamevalue import MEAN_WIN, game_of, points_a_win, win_chance, win_target
-from .knowledge import VALUES, Knowledge, iter_cards, obs_rng, obs_variant
+from .knowledge import NEIGHBOURS, RANK_MATES, VALUES, Knowledge, iter_cards, obs_rng, obs_variant
 from .sampling import sample_opponent
 
 __all__ = ["Rules", "SearchResult", "World", "playout", "sample_worlds", "search_close_call"]
@@ -145,6 +145,40 @@ def _discard(hand: int, taken: int) -> tuple[int, int]:
     return top, d
 
 
+# For each card: the cards it could meld with (its rank mates, its suit neighbours at one and two).
+_PARTNERS: tuple[int, ...] = tuple(RANK_MATES[c] | NEIGHBOURS[c][0] | NEIGHBOURS[c][1] for c in range(52))
+
+
+def _discard_keep(hand: int, taken: int, keep: float) -> tuple[int, int]:
+    """The continuation's discard with ``Params.search_keep``: the least deadwood after the
+    discard plus ``keep`` points for each card of the rest the discard could meld with (a lone
+    card goes before one of a pair or a run draw), the highest of equals, never ``taken``, a gin
+    whenever there is one: (card, deadwood after)."""
+    c, d = _discard(hand, taken)
+    if d == 0:
+        return c, d  # gin is never given up
+    partners = _PARTNERS
+    pc = (partners[c] & hand).bit_count()
+    if pc == 0:
+        return c, d  # a lone card of the least deadwood: nothing can beat it
+    best = (d + keep * pc, -VALUES[c], -c, c, d)
+    y = hand & ~(1 << c)
+    if taken >= 0:
+        y &= ~(1 << taken)
+    while y:
+        low = y & -y
+        y ^= low
+        x = low.bit_length() - 1
+        n = (partners[x] & hand).bit_count()
+        if n >= pc:
+            continue  # as many partners and no less deadwood than c: not better
+        dx = min_deadwood(hand ^ low)
+        key = (dx + keep * n, -VALUES[x], -x, x, dx)
+        if key < best:
+            best = key
+    return best[3], best[4]
+
+
 def _score(knocker_hand: int, defender_hand: int, dk: int, rules: Rules) -> int:
     """The knocker's points (negative: the defender's) for a knock with deadwood ``dk`` (0: gin)."""
     if dk == 0:
@@ -179,6 +213,7 @@ def playout(
     ub, gb = float(rules.undercut_bonus), float(rules.gin_bonus)
     limit = rules.knock_limit
     wall = rules.wall
+    keep = p.search_keep
     while True:
         hand = h[s]
         taken = -1
@@ -194,7 +229,7 @@ def playout(
             if not stock:
                 return 0
             hand |= 1 << stock.pop()
-        c, d = _discard(hand, taken)
+        c, d = _discard_keep(hand, taken, keep) if keep > 0 else _discard(hand, taken)
         hand &= ~(1 << c)
         h[s] = hand
         if d <= limit:
