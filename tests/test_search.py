@@ -210,3 +210,27 @@ def test_the_playouts_discard_that_keeps_partners() -> None:
                 each = [t for t in each if t[0] == 0]
             key = min((dx + keep * (search._PARTNERS[x] & h).bit_count(), -VALUES[x], -x, x, dx) for dx, x in each)
             assert search._discard_keep(h, taken, keep) == (key[3], key[4])
+
+
+def test_the_default_window_and_where_the_search_runs() -> None:
+    # Discards within two points of the expert's choice are searched (2026-12-04: one point before),
+    # knocks against playing on are not (search_knock_window 0).
+    assert DEFAULT.search_window == 2.0 and DEFAULT.search_knock_window == 0.0
+    qh, ks, s9 = _discard("Qh"), _discard("Ks"), _discard("9s")
+    assert close_options({qh: 0.0, ks: -1.5, s9: -2.5}, qh, DEFAULT) == [qh, ks]
+    knock = Action("knock", Card.parse("Ks"))
+    assert close_options({qh: 0.0, knock: -0.5}, qh, DEFAULT) == [qh]
+    # Under the default rules (box and game bonus: the hand's points count) the search is off, so the
+    # default expert plays exactly as without it.
+    searching = make_agent("expert", "classic", seed=1)
+    plain = make_agent("expert", "classic", seed=1, search=0)
+    for deal in range(3):
+        s = State.new("classic", undo=False)
+        s.deal(seed=deal)
+        while not s.is_hand_over:
+            seat = s.current_player
+            assert seat is not None
+            obs, legal = s.observation(seat), s.legal_actions()
+            a = searching.decide(obs, legal)
+            assert a == plain.decide(obs, legal)
+            s.apply(a.action)
