@@ -28,7 +28,7 @@ that the card would complete).  The player
 Every value is in expected points of the hand for the player to act, so the advisor ranks all
 legal actions on one scale.  A decision takes about 1 ms of CPU.  Where the game pays only its win
 (the EAAI scoring), close calls are then searched over sampled deals (:mod:`ginrummy.agents.search`,
-``Params.search``; p99 about 25 ms of CPU).
+``Params.search``; p99 about 35 ms of CPU).
 """
 
 from __future__ import annotations
