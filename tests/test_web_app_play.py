@@ -244,6 +244,22 @@ def centre(page: Any, selector: str) -> tuple[float, float]:
     return box["x"] + min(box["width"] / 2, 12), box["y"] + box["height"] / 2
 
 
+def drag_by_touch(p: Phone, what: str, onto: str) -> None:
+    """A finger drags ``what`` onto ``onto`` once both stand still on the page."""
+    p.still(what, onto)
+    touch_drag(p.page, centre(p.page, what), centre(p.page, onto))
+
+
+def discard_by_touch(p: Phone) -> None:
+    """In the discard phase, a finger drags the best discard onto the pile: it is discarded."""
+    p.settled()
+    card = p.best_discard()
+    before = p.states()
+    drag_by_touch(p, f'#hand .card[data-card="{card}"]', "#pile")
+    p.wait_states_after(before)
+    p.page.wait_for_function(f"() => !document.querySelector('#hand .card[data-card=\"{card}\"]')")
+
+
 def test_reordering_the_hand_by_touch_on_a_phone(browser: Any, tmp_path: Path) -> None:
     server, base = serve(tmp_path, seed=5)
     p = Phone(browser, base, PHONE)
@@ -254,12 +270,7 @@ def test_reordering_the_hand_by_touch_on_a_phone(browser: Any, tmp_path: Path) -
         p.settled()
         order = p.hand()
         moved, onto = order[0], order[4]
-        p.still(f'#hand .card[data-card="{moved}"]', f'#hand .card[data-card="{onto}"]')
-        touch_drag(
-            p.page,
-            centre(p.page, f'#hand .card[data-card="{moved}"]'),
-            centre(p.page, f'#hand .card[data-card="{onto}"]'),
-        )
+        drag_by_touch(p, f'#hand .card[data-card="{moved}"]', f'#hand .card[data-card="{onto}"]')
         p.page.wait_for_function(f"() => document.querySelectorAll('#hand .card')[4].dataset.card === '{moved}'")
         new = p.hand()
         assert new == [*order[1:5], moved, *order[5:]][: len(new)] or new.index(moved) == 4
@@ -272,13 +283,7 @@ def test_reordering_the_hand_by_touch_on_a_phone(browser: Any, tmp_path: Path) -
         while p.wait_turn() in ("upcard", "draw"):
             p.tap_turn(rng)
         assert p.attr("phase") == "discard"
-        p.settled()
-        card = p.best_discard()
-        before = p.states()
-        p.still(f'#hand .card[data-card="{card}"]', "#pile")
-        touch_drag(p.page, centre(p.page, f'#hand .card[data-card="{card}"]'), centre(p.page, "#pile"))
-        p.wait_states_after(before)
-        p.page.wait_for_function(f"() => !document.querySelector('#hand .card[data-card=\"{card}\"]')")
+        discard_by_touch(p)
         assert not p.errors, p.errors
     finally:
         p.close()
@@ -312,20 +317,9 @@ def test_a_card_dropped_by_touch_is_judged_by_what_is_under_the_finger(browser: 
         p.settled()
         order = p.hand()
         moved, onto = order[0], order[4]
-        p.still(f'#hand .card[data-card="{moved}"]', f'#hand .card[data-card="{onto}"]')
-        touch_drag(
-            p.page,
-            centre(p.page, f'#hand .card[data-card="{moved}"]'),
-            centre(p.page, f'#hand .card[data-card="{onto}"]'),
-        )
+        drag_by_touch(p, f'#hand .card[data-card="{moved}"]', f'#hand .card[data-card="{onto}"]')
         p.page.wait_for_function(f"() => document.querySelectorAll('#hand .card')[4].dataset.card === '{moved}'")
-        p.settled()
-        card = p.best_discard()
-        before = p.states()
-        p.still(f'#hand .card[data-card="{card}"]', "#pile")
-        touch_drag(p.page, centre(p.page, f'#hand .card[data-card="{card}"]'), centre(p.page, "#pile"))
-        p.wait_states_after(before)
-        p.page.wait_for_function(f"() => !document.querySelector('#hand .card[data-card=\"{card}\"]')")
+        discard_by_touch(p)
         assert not p.errors, p.errors
     finally:
         p.close()
