@@ -16,6 +16,7 @@ from ginrummy.agents.search import Rules, close_options, playout, sample_worlds,
 from ginrummy.cards import Card
 from ginrummy.engine import State
 from ginrummy.melds import min_deadwood
+from test_expert_game import assert_same_play
 
 EAAI = {"box_bonus": 0, "game_bonus": 0, "shutout": "none", "next_dealer": "alternate"}
 
@@ -224,13 +225,4 @@ def test_the_default_window_and_where_the_search_runs() -> None:
     # default expert plays exactly as without it.
     searching = make_agent("expert", "classic", seed=1)
     plain = make_agent("expert", "classic", seed=1, search=0)
-    for deal in range(3):
-        s = State.new("classic", undo=False)
-        s.deal(seed=deal)
-        while not s.is_hand_over:
-            seat = s.current_player
-            assert seat is not None
-            obs, legal = s.observation(seat), s.legal_actions()
-            a = searching.decide(obs, legal)
-            assert a == plain.decide(obs, legal)
-            s.apply(a.action)
+    assert_same_play(searching, plain, deals=3)
