@@ -45,10 +45,10 @@ import numpy.typing as npt
 from .actions import NUM_ACTIONS, Action
 from .engine import State
 from .envs.encoding import OBS_SIZE, encode_state
-from .errors import RecordError, system_reason
+from .errors import RecordError, json_reason, system_reason
 from .i18n import _
 from .options import SolitaireOptions
-from .record import json_reason, replay
+from .record import replay
 from .variants import find_variant
 
 __all__ = ["Decisions", "decisions", "load_records"]

@@ -1,13 +1,16 @@
 """One exception family for everything ginrummy rejects.
 
 Every message names the bad value and, where it helps, what would have been valid.  Where the
-operating system or SQLite refused, :func:`system_reason` words its reason in the reader's language.
+operating system or SQLite refused, :func:`system_reason` words its reason in the reader's language;
+:func:`json_reason` and :func:`utf8_reason` word those of Python's JSON reader and UTF-8 decoder.
 """
 
 from __future__ import annotations
 
 import errno
 import sys
+from collections.abc import Mapping
+from typing import Any
 
 from .i18n import N_, _
 
@@ -97,6 +100,13 @@ _SQLITE_REASONS = {  # by SQLite's primary result code (its documented numbers)
 }
 
 
+def _worded(table: Mapping[Any, str], key: object, otherwise: str) -> str:
+    """``table``'s message for ``key`` in the current language; ``otherwise`` (the system's own
+    text) for a key it does not know."""
+    known = table.get(key)
+    return _(known) if known is not None else otherwise
+
+
 def system_reason(exc: BaseException) -> str:
     """Why the operating system (an :class:`OSError`) or SQLite (an ``sqlite3.Error``) refused, in
     the current language: ``no such file or directory``, ``the database is locked by another
@@ -104,16 +114,49 @@ def system_reason(exc: BaseException) -> str:
     the exception's text).  A certificate or key that SSL refused is worded by OpenSSL's reason."""
     code = getattr(exc, "sqlite_errorcode", None)
     if isinstance(code, int) and not isinstance(exc, OSError):
-        known = _SQLITE_REASONS.get(code & 0xFF)  # an extended code (SQLITE_IOERR_WRITE) is its primary's
-        return _(known) if known is not None else str(exc)
+        return _worded(_SQLITE_REASONS, code & 0xFF, str(exc))  # an extended code (SQLITE_IOERR_WRITE): its primary's
     if isinstance(exc, OSError):
         ssl, socket = sys.modules.get("ssl"), sys.modules.get("socket")
         if ssl is not None and isinstance(exc, ssl.SSLError):  # its number is OpenSSL's, not errno's
             reason = exc.reason or ("PEM_LIB" if str(exc).startswith("[SSL] PEM lib") else None)
-            return _(_SSL_REASONS[reason]) if reason in _SSL_REASONS else str(exc)
+            return _worded(_SSL_REASONS, reason, str(exc))
         if socket is not None and isinstance(exc, socket.gaierror):
-            names = [name for name in _LOOKUP_REASONS if getattr(socket, name, None) == exc.errno]
-            return _(_LOOKUP_REASONS[names[0]]) if names else exc.strerror or str(exc)
-        known = _ERRNO_REASONS.get(exc.errno) if isinstance(exc.errno, int) else None
-        return _(known) if known is not None else exc.strerror or str(exc)
+            name = next((n for n in _LOOKUP_REASONS if getattr(socket, n, None) == exc.errno), None)
+            return _worded(_LOOKUP_REASONS, name, exc.strerror or str(exc))
+        return _worded(_ERRNO_REASONS, exc.errno, exc.strerror or str(exc))
     return str(exc)
+
+
+# ------------------------------------------------------------------ Python's readers' own reasons
+# Why Python's JSON reader and UTF-8 decoder refused a text, in the reader's language (records, the
+# saved-games database's rows): the same words as theirs, from the catalogs.
+_JSON_REASONS = {
+    "Expecting value": N_("Expecting value"),
+    "Expecting property name enclosed in double quotes": N_("Expecting property name enclosed in double quotes"),
+    "Expecting ':' delimiter": N_("Expecting ':' delimiter"),
+    "Expecting ',' delimiter": N_("Expecting ',' delimiter"),
+    "Unterminated string starting at": N_("Unterminated string starting at"),
+    "Invalid control character at": N_("Invalid control character at"),
+    "Invalid \\escape": N_("Invalid \\escape"),
+    "Invalid \\uXXXX escape": N_("Invalid \\uXXXX escape"),
+    "Extra data": N_("Extra data"),
+    "Illegal trailing comma before end of object": N_("Illegal trailing comma before end of object"),
+    "Illegal trailing comma before end of array": N_("Illegal trailing comma before end of array"),
+}
+
+
+def json_reason(msg: str) -> str:
+    """What Python's JSON reader found wrong (``Expecting value``), in the current language."""
+    return _worded(_JSON_REASONS, msg, msg)
+
+
+_UTF8_REASONS = {  # Python's UTF-8 decoder's reasons
+    "invalid start byte": N_("invalid start byte"),
+    "invalid continuation byte": N_("invalid continuation byte"),
+    "unexpected end of data": N_("unexpected end of data"),
+}
+
+
+def utf8_reason(reason: str) -> str:
+    """What Python's UTF-8 decoder found wrong (``invalid start byte``), in the current language."""
+    return _worded(_UTF8_REASONS, reason, reason)

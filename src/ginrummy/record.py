@@ -21,8 +21,8 @@ from typing import IO, TYPE_CHECKING, Any
 
 from .actions import Action
 from .cards import Card
-from .errors import GinRummyError, RecordError, system_reason
-from .i18n import N_, _, ngettext
+from .errors import GinRummyError, RecordError, json_reason, system_reason, utf8_reason
+from .i18n import _, ngettext
 from .variants import variant_names
 
 if TYPE_CHECKING:
@@ -260,40 +260,6 @@ def _name(key: str) -> str:
 def _where(number: int) -> str:
     """Where hand ``number`` (1-based) is in a record, for messages: ``hands[0] (hand 1)``."""
     return _("hands[{i}] (hand {number})").format(i=number - 1, number=number)
-
-
-_JSON_REASONS = {
-    "Expecting value": N_("Expecting value"),
-    "Expecting property name enclosed in double quotes": N_("Expecting property name enclosed in double quotes"),
-    "Expecting ':' delimiter": N_("Expecting ':' delimiter"),
-    "Expecting ',' delimiter": N_("Expecting ',' delimiter"),
-    "Unterminated string starting at": N_("Unterminated string starting at"),
-    "Invalid control character at": N_("Invalid control character at"),
-    "Invalid \\escape": N_("Invalid \\escape"),
-    "Invalid \\uXXXX escape": N_("Invalid \\uXXXX escape"),
-    "Extra data": N_("Extra data"),
-    "Illegal trailing comma before end of object": N_("Illegal trailing comma before end of object"),
-    "Illegal trailing comma before end of array": N_("Illegal trailing comma before end of array"),
-}
-
-
-def json_reason(msg: str) -> str:
-    """What Python's JSON reader found wrong (``Expecting value``), in the current language."""
-    known = _JSON_REASONS.get(msg)
-    return _(known) if known is not None else msg
-
-
-_UTF8_REASONS = {  # Python's UTF-8 decoder's reasons
-    "invalid start byte": N_("invalid start byte"),
-    "invalid continuation byte": N_("invalid continuation byte"),
-    "unexpected end of data": N_("unexpected end of data"),
-}
-
-
-def utf8_reason(reason: str) -> str:
-    """What Python's UTF-8 decoder found wrong (``invalid start byte``), in the current language."""
-    known = _UTF8_REASONS.get(reason)
-    return _(known) if known is not None else reason
 
 
 def _is_int(value: Any) -> bool:

@@ -7,7 +7,7 @@ import time
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..errors import GinRummyError, StoreError
+from ..errors import GinRummyError, StoreError, json_reason
 from ..i18n import _
 from .history import _History
 from .locks import _other_holder
@@ -200,8 +200,6 @@ def _unresumable(game_id: str, exc: BaseException) -> StoreError:
     if isinstance(exc, GinRummyError):
         error = str(exc)
     elif isinstance(exc, json.JSONDecodeError):
-        from ..record import json_reason  # (here only: reading the store needs no record code)
-
         error = json_reason(exc.msg)
     elif isinstance(exc, KeyError):
         error = _("the field {field} is missing").format(field=repr(exc.args[0]) if exc.args else "?")

@@ -8,6 +8,7 @@ import logging
 from datetime import UTC, datetime
 from typing import Any
 
+from ..errors import json_reason
 from ..i18n import _
 
 _log = logging.getLogger("ginrummy.store")
@@ -48,8 +49,6 @@ def _json(value: Any, name: str) -> Any:
     try:
         return json.loads(value)
     except (ValueError, RecursionError) as exc:
-        from ..record import json_reason  # (here only: reading the store needs no record code)
-
         error = json_reason(exc.msg) if isinstance(exc, json.JSONDecodeError) else exc
         raise _BadValue(_("{name} is not valid JSON ({error})").format(name=name, error=error)) from None
 
