@@ -214,11 +214,11 @@ def test_the_playouts_discard_that_keeps_partners() -> None:
 
 
 def test_the_default_window_and_where_the_search_runs() -> None:
-    # Discards within two points of the expert's choice are searched (2026-12-04: one point before),
-    # knocks against playing on are not (search_knock_window 0).
-    assert DEFAULT.search_window == 2.0 and DEFAULT.search_knock_window == 0.0
-    qh, ks, s9 = _discard("Qh"), _discard("Ks"), _discard("9s")
-    assert close_options({qh: 0.0, ks: -1.5, s9: -2.5}, qh, DEFAULT) == [qh, ks]
+    # Discards within three points of the expert's choice are searched (one point before
+    # 2026-12-04, two before 2026-12-07), knocks against playing on are not (search_knock_window 0).
+    assert DEFAULT.search_window == 3.0 and DEFAULT.search_knock_window == 0.0
+    qh, ks, s9, c8 = _discard("Qh"), _discard("Ks"), _discard("9s"), _discard("8c")
+    assert close_options({qh: 0.0, ks: -1.5, s9: -2.5, c8: -3.5}, qh, DEFAULT) == [qh, ks, s9]
     knock = Action("knock", Card.parse("Ks"))
     assert close_options({qh: 0.0, knock: -0.5}, qh, DEFAULT) == [qh]
     # Under the default rules (box and game bonus: the hand's points count) the search is off, so the

@@ -1,7 +1,7 @@
 """The expert's search of close calls at decision time (``Params.search``): sampled deals and
 play-outs.
 
-When the expert's best two options are within ``Params.search_window`` points of each other (2;
+When the expert's best two options are within ``Params.search_window`` points of each other (3;
 about a fifth of its discards are within one point), the static values alone cannot be trusted to
 tell them apart.  The search then plays each close option out over the same sampled *worlds*:
 
