@@ -112,11 +112,13 @@ class Server:
             raise AssertionError("the test server did not stop")
 
 
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    data_dir = tmp_path_factory.mktemp("web-data")
-    _history(data_dir)
-    server = Server(data_dir)
+@pytest.fixture
+def base_url(tmp_path: Path) -> Iterator[str]:
+    """A server a test: the server seeds each game by the number it made before, so a server
+    shared by the module's tests would deal each test differently depending on how pytest-xdist
+    shared them out (once a deal in which the person sat the first hand of three out)."""
+    _history(tmp_path)
+    server = Server(tmp_path)
     yield server.url
     server.stop()
 
@@ -388,19 +390,7 @@ def test_two_people_play_one_classic_table(browser: Any, base_url: str) -> None:
     b.close()
 
 
-def test_accessibility_and_display_preferences(browser: Any, tmp_path: Path) -> None:
-    # A server of its own: the module's shared one seeds each game by how many games it made before,
-    # which depends on how pytest-xdist shared the module's tests between its workers; in some of
-    # those deals the person sits the first hand out and holds no cards to look at.
-    _history(tmp_path)
-    server = Server(tmp_path)
-    try:
-        _accessibility_and_display_preferences(browser, server.url)
-    finally:
-        server.stop()
-
-
-def _accessibility_and_display_preferences(browser: Any, base_url: str) -> None:
+def test_accessibility_and_display_preferences(browser: Any, base_url: str) -> None:
     p = Page(browser, base_url)
     p.goto("/")
     p.page.wait_for_selector("#new-opponent option", state="attached")
