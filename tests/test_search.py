@@ -219,6 +219,7 @@ def test_the_default_window_and_where_the_search_runs() -> None:
     assert DEFAULT.search_window == 3.0 and DEFAULT.search_knock_window == 0.0
     qh, ks, s9, c8 = _discard("Qh"), _discard("Ks"), _discard("9s"), _discard("8c")
     assert close_options({qh: 0.0, ks: -1.5, s9: -2.5, c8: -3.5}, qh, DEFAULT) == [qh, ks, s9]
+    assert close_options({qh: 0.0, s9: -2.5, c8: -3.5}, qh, DEFAULT) == [qh, s9]  # the window, not the cap of 3
     knock = Action("knock", Card.parse("Ks"))
     assert close_options({qh: 0.0, knock: -0.5}, qh, DEFAULT) == [qh]
     # Under the default rules (box and game bonus: the hand's points count) the search is off, so the
