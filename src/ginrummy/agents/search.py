@@ -209,6 +209,9 @@ def playout(
     return seat 0's points (negative: seat 1's).  ``stock`` is used up from its end.  ``first``
     forces seat ``to_move``'s first draw (``"take"`` or ``"draw"``)."""
     h = [hands[0], hands[1]]
+    # Each seat's deadwood as it holds ten cards (-1: not yet known): its discard's deadwood after,
+    # carried over so that the take test computes only the deadwood with the pile's top card.
+    dw = [-1, -1]
     s = to_move
     ub, gb = float(rules.undercut_bonus), float(rules.gin_bonus)
     limit = rules.knock_limit
@@ -220,8 +223,13 @@ def playout(
         if first:
             take = first == "take"
             first = ""
+        elif top >= 0:
+            now = dw[s]
+            if now < 0:
+                now = min_deadwood(hand)
+            take = min_deadwood(hand | 1 << top) < now + VALUES[top]
         else:
-            take = top >= 0 and min_deadwood(hand | 1 << top) < min_deadwood(hand) + VALUES[top]
+            take = False
         if take:
             hand |= 1 << top
             taken = top
@@ -232,6 +240,7 @@ def playout(
         c, d = _discard_keep(hand, taken, keep) if keep > 0 else _discard(hand, taken)
         hand &= ~(1 << c)
         h[s] = hand
+        dw[s] = d
         if d <= limit:
             style = styles[s]
             if d == 0 or style == QUICK:
