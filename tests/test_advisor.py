@@ -19,6 +19,7 @@ import pytest
 from ginrummy.actions import Action
 from ginrummy.agents import make_agent
 from ginrummy.agents.advisor import advise
+from ginrummy.agents.expert import evaluate
 from ginrummy.agents.knowledge import CARD_INDEX, RELATED, card_mask
 from ginrummy.agents.reasons import Value
 from ginrummy.engine import State
@@ -352,3 +353,32 @@ def test_the_solitaire_fallback_sentences_are_true() -> None:
                     pytest.fail(f"a sentence this test does not know: {why!r}")
                 s.apply(player.act(obs, legal))
     assert seen["discard"] and seen["knock"], seen
+
+
+def test_a_hint_is_the_move_the_expert_would_play() -> None:
+    # With the EAAI scoring the expert searches its close calls, and the search sometimes turns
+    # away from the evaluation's best action: the hint follows it (the same choice, ginrummy.
+    # agents.expert.choose), so a hint never names a weaker move than the computer would play.
+    eaai = {"box_bonus": 0, "game_bonus": 0, "shutout": "none", "next_dealer": "alternate"}
+    agent = make_agent("expert", "classic", seed=0)
+    overridden = 0
+    for seed in range(5):
+        s = State.new("classic", options=eaai)
+        s.deal(seed=seed)
+        while not s.is_hand_over:
+            seat = s.current_player
+            assert seat is not None
+            obs, legal = s.observation(seat), s.legal_actions()
+            if len(legal) < 2:
+                s.apply(legal[0])
+                continue
+            d = agent.decide(obs, legal)
+            adv = advise(obs, legal, "classic")
+            assert (adv.best, adv.why) == (d.action, d.explanation)
+            assert adv.ranked[0][0] == adv.best
+            if d.action != evaluate(obs, legal).best:
+                overridden += 1
+                # The sentence of an action the evaluation did not rank first: its noted facts.
+                assert _check_level(adv.why, obs, legal, dict(adv.ranked)) == "misjudged"
+            s.apply(d.action)
+    assert overridden >= 2  # the sample reaches decisions the search changed

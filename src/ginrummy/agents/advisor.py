@@ -7,9 +7,10 @@
 >>> adv.best in s.legal_actions() and {a for a, _ in adv.ranked} == set(s.legal_actions())
 True
 
-Table games use the ``expert``'s evaluation.  The solitaires use the solitaire planner's
-``advise_solitaire`` when :mod:`ginrummy.agents.solitaire` provides it, and otherwise a greedy
-ranking by deadwood and outs.  In ``three`` the sitter's observation (which shows the captain's
+Table games use the ``expert``'s choice (:func:`ginrummy.agents.expert.choose`: its evaluation,
+and its search of close calls where the rules in play turn that on).  The solitaires use the
+solitaire planner's ``advise_solitaire`` when :mod:`ginrummy.agents.solitaire` provides it, and
+otherwise a greedy ranking by deadwood and outs.  In ``three`` the sitter's observation (which shows the captain's
 hand) is turned into the captain's view, so the sitter gets advice on the captain's play.
 """
 
@@ -23,7 +24,7 @@ from typing import Any
 from .. import i18n
 from ..actions import Action
 from ..melds import best_discards, min_deadwood
-from .expert import TABLE_VARIANTS, evaluate
+from .expert import TABLE_VARIANTS, choose, evaluate, reason
 from .knowledge import VALUES, card_mask, iter_cards
 from .reasons import N_, Joined, Message, Value, move, ngettext
 
@@ -74,10 +75,15 @@ def _captain_view(obs: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def _table(obs: Mapping[str, Any], legal: list[Action]) -> Advice:
-    ev = evaluate(obs, legal, full=True)
-    values = {a: ev.values.get(a, float("-inf")) for a in legal}
-    ranked = sorted(legal, key=lambda a: (a != ev.best, -values[a], a.id))
-    return Advice(ev.best, [(a, round(values[a], 2)) for a in ranked], ev.why)
+    # The expert's own choice (with its search of close calls where that is on), so that a hint
+    # never names a weaker move than the computer would play in the seat.
+    # (The search sees the values the computer's own evaluation gives, which leaves out actions
+    # that cannot be best; every legal action's value, for the ranking, comes from a full one.)
+    ev, best = choose(obs, legal)
+    every = evaluate(obs, legal, full=True).values
+    values = {a: every.get(a, float("-inf")) for a in legal}
+    ranked = sorted(legal, key=lambda a: (a != best, -values[a], a.id))
+    return Advice(best, [(a, round(values[a], 2)) for a in ranked], reason(ev, best))
 
 
 # --- the solitaires -------------------------------------------------------------------------------

@@ -855,8 +855,7 @@ class ExpertAgent(Agent):
         if len(legal) == 1:
             return Decision(legal[0], N_("The only legal action."))
         ev, best = self._choose(observation, legal, explain=True)
-        why = ev.why if best == ev.best else _plain_why(best, ev.notes.get(best, ""))
-        return Decision(best, why, {action_text(a): v for a, v in ev.values.items()})
+        return Decision(best, reason(ev, best), {action_text(a): v for a, v in ev.values.items()})
 
     def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         """:meth:`decide`'s action, without its reason and values (the simulator's path)."""
@@ -869,16 +868,38 @@ class ExpertAgent(Agent):
     def _choose(self, observation: Observation, legal: Sequence[Action], explain: bool) -> tuple[Evaluation, Action]:
         """The evaluation and the action to play: the best one, unless the search of a close call
         or a noisy judgement picks another."""
-        ev = evaluate(observation, legal, params=self.params, seed=self.seed, explain=explain)
-        best = ev.best
-        if self.params.search > 0 and self.params.noise <= 0 and not ev.habit:
-            best = searched(observation, legal, ev.values, best, self.params, self.seed)
+        ev, best = choose(observation, legal, params=self.params, seed=self.seed, explain=explain)
         if self.params.noise > 0 and best.kind != "gin" and not ev.habit and len(ev.values) > 1:
             # A noisier judgement: every option's value is misjudged by a random error.
             rng = obs_rng(self.seed, observation, "noise")
             judged = {a: v + rng.gauss(0.0, self.params.noise) for a, v in ev.values.items()}
             best = max(judged, key=lambda a: (a.kind == "gin", judged[a], a.id))
         return ev, best
+
+
+def choose(
+    observation: Mapping[str, Any],
+    legal: Sequence[Action],
+    *,
+    params: Params = DEFAULT,
+    seed: int | None = 0,
+    full: bool = False,
+    explain: bool = True,
+) -> tuple[Evaluation, Action]:
+    """The expert's evaluation (:func:`evaluate`) and its action: the best one, unless the search
+    of a close call (:func:`ginrummy.agents.search.searched`, where ``params`` turn it on) finds a
+    clearly better one.  The computer players and the hints both choose here."""
+    ev = evaluate(observation, legal, params=params, seed=seed, full=full, explain=explain)
+    best = ev.best
+    if params.search > 0 and params.noise <= 0 and not ev.habit:
+        best = searched(observation, legal, ev.values, best, params, seed)
+    return ev, best
+
+
+def reason(ev: Evaluation, action: Action) -> Value:
+    """The sentence for ``action`` chosen after ``ev``: the evaluation's own reason for its best
+    action, else the facts noted for the action chosen (by the search or a noisy judgement)."""
+    return ev.why if action == ev.best else _plain_why(action, ev.notes.get(action, ""))
 
 
 def _plain_why(action: Action, note: Value) -> Value:
