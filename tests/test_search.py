@@ -214,14 +214,16 @@ def test_the_playouts_discard_that_keeps_partners() -> None:
 
 
 def test_the_default_window_and_where_the_search_runs() -> None:
-    # Discards within three points of the expert's choice are searched (one point before
-    # 2026-12-04, two before 2026-12-07), knocks against playing on are not (search_knock_window 0).
-    assert DEFAULT.search_window == 3.0 and DEFAULT.search_knock_window == 0.0
-    qh, ks, s9, c8 = _discard("Qh"), _discard("Ks"), _discard("9s"), _discard("8c")
-    assert close_options({qh: 0.0, ks: -1.5, s9: -2.5, c8: -3.5}, qh, DEFAULT) == [qh, ks, s9]
-    assert close_options({qh: 0.0, s9: -2.5, c8: -3.5}, qh, DEFAULT) == [qh, s9]  # the window, not the cap of 3
-    knock = Action("knock", Card.parse("Ks"))
-    assert close_options({qh: 0.0, knock: -0.5}, qh, DEFAULT) == [qh]
+    # Discards within four points of the expert's choice are searched (one point before
+    # 2026-12-04, two, then three, before 2026-12-07), four options at most (three before), and
+    # knocks against playing on within three points (not searched before 2026-12-07).
+    assert (DEFAULT.search_window, DEFAULT.search_knock_window, DEFAULT.search_options) == (4.0, 3.0, 4)
+    qh, ks, s9, c8, d7 = _discard("Qh"), _discard("Ks"), _discard("9s"), _discard("8c"), _discard("7d")
+    assert close_options({qh: 0.0, ks: -1.5, s9: -2.5, c8: -3.5, d7: -3.9}, qh, DEFAULT) == [qh, ks, s9, c8]
+    assert close_options({qh: 0.0, s9: -2.5, d7: -4.5}, qh, DEFAULT) == [qh, s9]  # the window, not the cap of 4
+    knock, far = Action("knock", Card.parse("Ks")), Action("knock", Card.parse("9s"))
+    assert close_options({qh: 0.0, knock: -0.5, far: -3.5}, qh, DEFAULT) == [qh, knock]
+    assert close_options({knock: 0.0, qh: -2.9, s9: -3.1}, knock, DEFAULT) == [knock, qh]
     # Under the default rules (box and game bonus: the hand's points count) the search is off, so the
     # default expert plays exactly as without it.
     searching = make_agent("expert", "classic", seed=1)

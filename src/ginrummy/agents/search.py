@@ -1,9 +1,10 @@
 """The expert's search of close calls at decision time (``Params.search``): sampled deals and
 play-outs.
 
-When the expert's best two options are within ``Params.search_window`` points of each other (3;
-about a fifth of its discards are within one point), the static values alone cannot be trusted to
-tell them apart.  The search then plays each close option out over the same sampled *worlds*:
+When the expert's best two options are within ``Params.search_window`` points of each other (4;
+a knock against playing on, ``Params.search_knock_window``, 3; about a fifth of its discards are
+within one point), the static values alone cannot be trusted to tell them apart.  The search
+then plays each close option out over the same sampled *worlds*:
 
 * a world is a hand for the opponent drawn from what the seat has seen
   (:func:`ginrummy.agents.sampling.sample_opponent`: the cards it is known to hold, the rest by the
