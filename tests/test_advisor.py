@@ -183,10 +183,12 @@ def check_sentence(
     return kinds
 
 
-def _positions(variant: str, names: Sequence[str], seeds: range) -> list[tuple[dict[str, Any], list[Action]]]:
+def _positions(
+    variant: str, names: Sequence[str], seeds: range, options: Mapping[str, Any] | None = None
+) -> list[tuple[dict[str, Any], list[Action]]]:
     out = []
     for seed in seeds:
-        s = State.new(variant)
+        s = State.new(variant, options=options)
         agents = [make_agent(names[i % len(names)], variant, seed=seed + i) for i in range(s.num_seats)]
         s.deal(seed=seed)
         while not s.is_hand_over:
@@ -362,23 +364,15 @@ def test_a_hint_is_the_move_the_expert_would_play() -> None:
     eaai = {"box_bonus": 0, "game_bonus": 0, "shutout": "none", "next_dealer": "alternate"}
     agent = make_agent("expert", "classic", seed=0)
     overridden = 0
-    for seed in range(5):
-        s = State.new("classic", options=eaai)
-        s.deal(seed=seed)
-        while not s.is_hand_over:
-            seat = s.current_player
-            assert seat is not None
-            obs, legal = s.observation(seat), s.legal_actions()
-            if len(legal) < 2:
-                s.apply(legal[0])
-                continue
-            d = agent.decide(obs, legal)
-            adv = advise(obs, legal, "classic")
-            assert (adv.best, adv.why) == (d.action, d.explanation)
-            assert adv.ranked[0][0] == adv.best
-            if d.action != evaluate(obs, legal).best:
-                overridden += 1
-                # The sentence of an action the evaluation did not rank first: its noted facts.
-                assert _check_level(adv.why, obs, legal, dict(adv.ranked)) == "misjudged"
-            s.apply(d.action)
+    for obs, legal in _positions("classic", ("expert",), range(5), eaai):
+        if len(legal) < 2:
+            continue
+        d = agent.decide(obs, legal)
+        adv = advise(obs, legal, "classic")
+        assert (adv.best, adv.why) == (d.action, d.explanation)
+        assert adv.ranked[0][0] == adv.best
+        if d.action != evaluate(obs, legal).best:
+            overridden += 1
+            # The sentence of an action the evaluation did not rank first: its noted facts.
+            assert _check_level(adv.why, obs, legal, dict(adv.ranked)) == "misjudged"
     assert overridden >= 2  # the sample reaches decisions the search changed

@@ -114,7 +114,7 @@ class Server:
 
 @pytest.fixture
 def base_url(tmp_path: Path) -> Iterator[str]:
-    """A server a test: the server seeds each game by the number it made before, so a server
+    """A server for each test: the server seeds each game by the number it made before, so a server
     shared by the module's tests would deal each test differently depending on how pytest-xdist
     shared them out (once a deal in which the person sat the first hand of three out)."""
     _history(tmp_path)

@@ -10,8 +10,9 @@ True
 Table games use the ``expert``'s choice (:func:`ginrummy.agents.expert.choose`: its evaluation,
 and its search of close calls where the rules in play turn that on).  The solitaires use the
 solitaire planner's ``advise_solitaire`` when :mod:`ginrummy.agents.solitaire` provides it, and
-otherwise a greedy ranking by deadwood and outs.  In ``three`` the sitter's observation (which shows the captain's
-hand) is turned into the captain's view, so the sitter gets advice on the captain's play.
+otherwise a greedy ranking by deadwood and outs.  In ``three`` the sitter's observation (which
+shows the captain's hand) is turned into the captain's view, so the sitter gets advice on the
+captain's play.
 """
 
 from __future__ import annotations

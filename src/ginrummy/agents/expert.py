@@ -883,13 +883,14 @@ def choose(
     *,
     params: Params = DEFAULT,
     seed: int | None = 0,
-    full: bool = False,
     explain: bool = True,
 ) -> tuple[Evaluation, Action]:
     """The expert's evaluation (:func:`evaluate`) and its action: the best one, unless the search
     of a close call (:func:`ginrummy.agents.search.searched`, where ``params`` turn it on) finds a
-    clearly better one.  The computer players and the hints both choose here."""
-    ev = evaluate(observation, legal, params=params, seed=seed, full=full, explain=explain)
+    clearly better one.  The computer players and the hints both choose here.  (Never with a full
+    evaluation: the search's options are the actions valued, and a full one values more, so it
+    could choose differently from the computer.)"""
+    ev = evaluate(observation, legal, params=params, seed=seed, explain=explain)
     best = ev.best
     if params.search > 0 and params.noise <= 0 and not ev.habit:
         best = searched(observation, legal, ev.values, best, params, seed)
