@@ -75,6 +75,7 @@ class Speaker(Phone):
             is_mobile=self.touch,
             device_scale_factor=1,
             locale=locale,
+            reduced_motion="reduce",  # the texts are read when nothing moves: no glide waited for
         )
         self.page = self.context.new_page()
         self.page.set_default_timeout(20_000)

@@ -7,9 +7,10 @@ smaller than a finger's target (24 px square, WCAG 2.2's minimum); the turn fits
 without scrolling (``Phone.fits``).  Each discard with a card chosen is checked at the desktop's
 size (1280x800) too, the same page resized.
 
-Seeded servers (``create_app(deal_seed=...)``); every wait is for a condition. A screenshot of the
-first discard checked, ``phone-<lang>-<variant>-390x844.png``, goes to $GINRUMMY_SCREENSHOTS
-(else a temporary directory).
+Seeded servers (``create_app(deal_seed=...)``) and a browser asking for reduced motion (the
+layout is checked when nothing moves; the glides have their own test); every wait is for a
+condition. A screenshot of the first discard checked, ``phone-<lang>-<variant>-390x844.png``, goes
+to $GINRUMMY_SCREENSHOTS (else a temporary directory).
 """
 
 from __future__ import annotations
@@ -97,7 +98,8 @@ def at_phone(p: Phone) -> None:
 def test_every_action_is_on_a_phone_screen(browser: Any, tmp_path: Path, lang: str, variant: str) -> None:
     server, base = serve(tmp_path, SEEDS[variant])
     try:
-        p = Phone(browser, base, PHONE)
+        # reduced motion: the layout is checked with nothing moving anyway, and no glide is waited for
+        p = Phone(browser, base, PHONE, motion="reduce")
         p.goto(f"/?lang={lang}")
         p.page.wait_for_selector("#new-opponent option", state="attached")
         assert p.page.evaluate("() => document.documentElement.lang") == ("en" if lang == "xx" else lang)

@@ -7,7 +7,8 @@ the result is on the page and every other hand is face up. The same page is resi
 desktop for the second screenshot of each moment, so a hand is played once per variant.
 
 The screenshots (``variant-<name>-<moment>-<w>x<h>.png``) go to $GINRUMMY_SCREENSHOTS (else a
-temporary directory); ``docs/screens.md`` shows them. Seeded server, every wait for a condition.
+temporary directory); ``docs/screens.md`` shows them. Seeded server, a browser asking for reduced
+motion (the screens are taken when nothing moves), every wait for a condition.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def both_sizes(p: Phone, name: str, turn: bool = False) -> None:
 def test_a_hand_of_every_variant_at_both_sizes(browser: Any, tmp_path: Path, variant: str) -> None:
     server, base = serve(tmp_path, 61)
     try:
-        p = Phone(browser, base, PHONE)
+        p = Phone(browser, base, PHONE, motion="reduce")  # the moments shown are still: no glide waited for
         p.goto("/")
         p.page.wait_for_selector("#new-opponent option", state="attached")
         p.page.select_option("#new-variant", variant)
