@@ -63,7 +63,7 @@ from .knowledge import (
     obs_rng,
     obs_variant,
 )
-from .reasons import N_, Value, joined, message, move
+from .reasons import N_, Value, joined, message, move, move_in_sentence
 from .sampling import sampled_knock_value
 from .search import searched
 from .solo_melds import gin_completions
@@ -83,6 +83,8 @@ class Evaluation:
     best: Action
     why: Value
     habit: bool = False  # the best action is a habit of the player (a level's early knock), not a judgement
+    # the action the search of a close call chose over ``best``, with its sentence (see choose)
+    searched: tuple[Action, Value] | None = None
 
 
 class _Eval:
@@ -894,13 +896,37 @@ def choose(
     best = ev.best
     if params.search > 0 and params.noise <= 0 and not ev.habit:
         best = searched(observation, legal, ev.values, best, params, seed)
+        if best != ev.best:
+            ev = dataclasses.replace(ev, searched=(best, _searched_why(best, ev.notes.get(best, ""), ev.best)))
     return ev, best
 
 
 def reason(ev: Evaluation, action: Action) -> Value:
     """The sentence for ``action`` chosen after ``ev``: the evaluation's own reason for its best
-    action, else the facts noted for the action chosen (by the search or a noisy judgement)."""
-    return ev.why if action == ev.best else _plain_why(action, ev.notes.get(action, ""))
+    action; for the search's choice, its noted facts and that it played out better than the
+    evaluation's best; else the facts noted for the action chosen (a noisy judgement)."""
+    if action == ev.best:
+        return ev.why
+    if ev.searched is not None and ev.searched[0] == action:
+        return ev.searched[1]
+    return _plain_why(action, ev.notes.get(action, ""))
+
+
+def _searched_why(action: Action, note: Value, other: Action) -> Value:
+    """One sentence for an action the search chose over the evaluation's best, ``other``: the facts
+    noted for it, and why it was chosen (the play-outs only sample what the seat has not seen)."""
+    if note:
+        return N_(
+            "{move}: {note}; played out over the hands the opponent may hold, it does better than {other}.",
+            move=move(action),
+            note=note,
+            other=move_in_sentence(other),
+        )
+    return N_(
+        "{move}: played out over the hands the opponent may hold, it does better than {other}.",
+        move=move(action),
+        other=move_in_sentence(other),
+    )
 
 
 def _plain_why(action: Action, note: Value) -> Value:
