@@ -32,6 +32,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from ginrummy.agents.knowledge import iter_cards
 from ginrummy.agents.planner import _evaluate_model
 from ginrummy.agents.solitaire import SoloRules
 from ginrummy.cards import JOKER
@@ -57,18 +58,9 @@ class _Key:
 _KEYS = [_Key(c) for c in range(53)]
 
 
-def _bits(x: int) -> list[int]:
-    out = []
-    while x:
-        low = x & -x
-        out.append(low.bit_length() - 1)
-        x ^= low
-    return out
-
-
 def model_values(hand11: int, um: int, n: int) -> dict[int, float]:
     """The planner's model value of each discard of an eleven-card hand (``n`` unseen cards)."""
-    cont = {_KEYS[c]: hand11 & ~(1 << c) for c in _bits(hand11)}
+    cont = {_KEYS[c]: hand11 & ~(1 << c) for c in iter_cards(hand11)}
     values, _ = _evaluate_model(RULES, hand11, um, n, cont, 4)  # type: ignore[arg-type]
     return {k.card: v for k, v in values.items()}
 
