@@ -83,8 +83,7 @@ class Evaluation:
     best: Action
     why: Value
     habit: bool = False  # the best action is a habit of the player (a level's early knock), not a judgement
-    # the action the search of a close call chose over ``best``, with its sentence (see choose)
-    searched: tuple[Action, Value] | None = None
+    searched: Action | None = None  # the action the search of a close call chose over ``best`` (see choose)
 
 
 class _Eval:
@@ -897,7 +896,7 @@ def choose(
     if params.search > 0 and params.noise <= 0 and not ev.habit:
         best = searched(observation, legal, ev.values, best, params, seed)
         if best != ev.best:
-            ev = dataclasses.replace(ev, searched=(best, _searched_why(best, ev.notes.get(best, ""), ev.best)))
+            ev = dataclasses.replace(ev, searched=best)
     return ev, best
 
 
@@ -907,8 +906,8 @@ def reason(ev: Evaluation, action: Action) -> Value:
     evaluation's best; else the facts noted for the action chosen (a noisy judgement)."""
     if action == ev.best:
         return ev.why
-    if ev.searched is not None and ev.searched[0] == action:
-        return ev.searched[1]
+    if action == ev.searched:
+        return _searched_why(action, ev.notes.get(action, ""), ev.best)
     return _plain_why(action, ev.notes.get(action, ""))
 
 
