@@ -112,9 +112,12 @@ def rollout_discard(
         return best, False
     orders = []
     n = len(unseen)
-    for i in range(args.orders):  # stratified on the next card, as the planner's rollouts
-        first = unseen[(i * 7919 + rng.randrange(n)) % n] if args.orders < n else unseen[i % n]
-        rest = [c for c in unseen if c != first]
+    # each card comes first once before any comes first twice (stratified, as the planner's rollouts)
+    cards = list(unseen)
+    rng.shuffle(cards)
+    for i in range(args.orders):
+        first = cards[i % n]
+        rest = [c for c in cards if c != first]
         rng.shuffle(rest)
         orders.append([first, *rest])
     got_values = {}
@@ -144,7 +147,7 @@ def play(deck: list[int], policy: str, args: argparse.Namespace, seed: int) -> t
         hand11 = hand10 | (1 << c)
         if is_gin(hand11):
             return (slots - (t + 1)) / slots, changed, decisions
-        unseen = order[t + 1 :]
+        unseen = sorted(order[t + 1 :])  # the cards to come, never their order
         decisions += 1
         if policy == "base":
             um = 0
